@@ -1,0 +1,89 @@
+# sched/deadline workbench: the one entry point. `make help` lists the targets.
+# ARCH selects the guest for the single-architecture targets (arm64 or x86_64).
+ARCH    ?= arm64
+ARCHES  ?= arm64 x86_64
+KERNEL  ?=
+TESTS   ?=
+SH      := sh
+export ARCH TESTS
+
+.PHONY: help deps tree export export-check apply kernel selftests initramfs \
+	guest run test test-guest checkpatch demo clean distclean
+
+help:
+	@echo 'The sched/deadline series on $(shell sed -n 's/^VERSION=//p' BASE), and its tests.'
+	@echo
+	@echo 'Main commands (each installs what it needs with apt-get):'
+	@echo '  make demo          build the patched arm64 kernel, boot the big.LITTLE guest,'
+	@echo '                     run a short deadline scenario and print its table'
+	@echo '  make test          both architectures: build, boot, run KUnit + kselftests,'
+	@echo '                     checkpatch every patch; ends with "N passed, N failed"'
+	@echo
+	@echo 'Series workflow (build/linux is scratch; patches/ is the source of truth):'
+	@echo '  make tree          build/linux = pristine base + one commit per patch (git am)'
+	@echo '  make export        rewrite patches/ from the commits base..HEAD of build/linux'
+	@echo '  make export-check  fail if build/linux holds work that patches/ lacks'
+	@echo '  make apply KERNEL=/path/to/linux-6.12   apply the series to your own tree'
+	@echo '  make checkpatch    checkpatch.pl --strict on every patch'
+	@echo
+	@echo 'Pieces (ARCH=arm64|x86_64, default arm64):'
+	@echo '  make deps          install the Debian packages (root)'
+	@echo '  make kernel        configure (configs/) and build build/$$ARCH/ with ccache'
+	@echo '  make selftests     cross-build the kselftests into build/$$ARCH/kselftest'
+	@echo '  make initramfs     build/$$ARCH/initramfs.cpio: busybox, rt-tests, rt-app, tests'
+	@echo '  make guest         kernel + selftests + initramfs'
+	@echo '  make run           boot the guest to a shell (Ctrl-a x quits)'
+	@echo '  make test-guest    run the tests in one guest (TESTS=glob,glob selects)'
+	@echo '  make clean         remove build/$$ARCH; make distclean removes build/'
+
+deps:
+	@$(SH) scripts/deps.sh
+
+build/linux/.git:
+	@$(SH) scripts/tree.sh
+
+tree: deps
+	@$(SH) scripts/tree.sh
+
+export:
+	@$(SH) scripts/export.sh
+
+export-check:
+	@$(SH) scripts/export.sh --check
+
+apply:
+	@$(SH) scripts/apply.sh "$(KERNEL)"
+
+kernel: build/linux/.git
+	@$(SH) scripts/build.sh
+
+selftests: kernel
+	@$(SH) scripts/selftests.sh
+
+initramfs: selftests
+	@$(SH) scripts/initramfs.sh
+
+guest: initramfs
+
+run: guest
+	@MODE=shell $(SH) scripts/run.sh
+
+test-guest: guest
+	@MODE=test $(SH) scripts/run.sh >/dev/null; \
+	python3 scripts/ktap_summary.py $(ARCH)=build/$(ARCH)/test.log
+
+checkpatch: build/linux/.git
+	@$(SH) scripts/checkpatch.sh
+
+test: deps
+	@$(SH) scripts/test.sh $(ARCHES)
+
+demo: deps
+	@$(MAKE) -s guest ARCH=arm64
+	@MODE=demo ARCH=arm64 $(SH) scripts/run.sh | sed -n '/^#/d;/reboot:/d;p'
+
+clean:
+	rm -rf build/$(ARCH)
+
+distclean:
+	rm -rf build

@@ -1,0 +1,90 @@
+#!/bin/sh
+# /init of the test guest (busybox). The kernel command line selects what runs:
+#   wbmode=test   run the tests (wbtests=name,name,... to select; glob patterns)
+#                 and print KTAP: one item per KUnit suite, per kselftest
+#                 binary, and a last one that fails on any kernel splat
+#   wbmode=demo   run the demo scenario (/wb/demo)
+#   wbmode=shell  a shell on the console (make run)
+# Then it powers the guest off (QEMU runs with -no-reboot).
+/bin/busybox --install -s
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tmpfs tmpfs /tmp
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
+
+# Reports the kernel makes when something is wrong. Any one fails the run.
+SPLAT='WARNING:|BUG:|Oops|Kernel panic|cut here|Call [Tt]race:|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|soft lockup|hard LOCKUP|rcu_.* stall|KASAN:|UBSAN:|lockdep is turned off'
+
+selected() {
+	[ -z "$wbtests" ] && return 0
+	for pat in $(echo "$wbtests" | tr , ' '); do
+		# shellcheck disable=SC2254
+		case $1 in $pat) return 0 ;; esac
+	done
+	return 1
+}
+
+# items: "kind:name" lines, the order they run in
+list_items() {
+	for d in /sys/kernel/debug/kunit/*/; do
+		[ -f "$d/results" ] && echo "kunit:$(basename "$d")"
+	done
+	sed -n 's/^\(.*\):\(.*\)$/kselftest:\1\/\2/p' /kselftest/kselftest-list.txt
+}
+
+run_item() {
+	kind=${1%%:*}
+	name=${1#*:}
+	out=/tmp/item.out
+	case $kind in
+	kunit)
+		cat "/sys/kernel/debug/kunit/$name/results" > $out
+		if grep -q '^not ok' $out; then rc=1; else rc=0; fi ;;
+	kselftest)
+		( cd "/kselftest/${name%/*}" && "./${name##*/}" ) > $out 2>&1
+		rc=$? ;;
+	esac
+	sed 's/^/    /' $out
+	case $rc in
+	0) echo "ok $n $1" ;;
+	4) echo "ok $n $1 # SKIP" ;;
+	*) echo "not ok $n $1 # exit=$rc" ;;
+	esac
+}
+
+run_tests() {
+	items=$(list_items | while read -r i; do selected "$i" && echo "$i"; done)
+	total=$(($(echo "$items" | grep -c .) + 1))
+	echo "KTAP version 1"
+	echo "1..$total"
+	n=0
+	for i in $items; do
+		n=$((n + 1))
+		start=$(cut -d' ' -f1 /proc/uptime)
+		run_item "$i"
+		echo "# $i took $(awk "BEGIN { print $(cut -d' ' -f1 /proc/uptime) - $start }") s (guest time)"
+	done
+	n=$((n + 1))
+	if dmesg | grep -E -q "$SPLAT"; then
+		dmesg | grep -E -B 2 -A 20 "$SPLAT" | head -n 80 | sed 's/^/# /'
+		echo "not ok $n kernel_log_clean"
+	else
+		echo "ok $n kernel_log_clean"
+	fi
+}
+
+case ${wbmode:-shell} in
+test)	run_tests ;;
+demo)	/wb/demo ;;
+*)	echo "workbench guest: $(uname -r), $(nproc) CPUs; 'poweroff -f' or Ctrl-a x to leave"
+	setsid cttyhack sh ;;
+esac
+echo "# wb: done"
+sync
+reboot -f

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Summarise the KTAP a guest printed: one line per failed or skipped test
+case, then `N passed, N failed[, N skipped]`. Exit 1 on any failure, on a
+missing result (fewer results than a plan announced), or when the log lacks
+the guest's end marker (it crashed, hung or timed out).
+
+A test case is a leaf result: a result line not closing a block of deeper
+results. A "not ok" that closes a block whose leaves all passed (a binary that
+crashed, a plan cut short) counts as one more failure, so nothing is lost.
+
+usage: ktap_summary.py LOG [LOG...]   (a label per log: ARCH=path)
+"""
+import re
+import sys
+
+RESULT = re.compile(r'^(\s*)(ok|not ok) (\d+)\s*-?\s*([^#]*?)\s*(?:#\s*(.*))?$')
+PLAN = re.compile(r'^(\s*)1\.\.(\d+)\s*$')
+DONE = '# wb: done'
+
+
+def parse(label, lines):
+    """Return (passed, failed, skipped, notes) for one guest log."""
+    passed = failed = skipped = 0
+    notes = []               # [indent, text]: names get their parents' prefix
+    prev_indent = None       # indent of the previous result line
+    failed_below = set()     # indents holding a failed result in the open blocks
+    plans = {}               # indent -> [announced count, results seen]
+    for line in lines:
+        line = line.rstrip('\r\n')
+        m = PLAN.match(line)
+        if m:
+            plans[len(m.group(1))] = [int(m.group(2)), 0]
+            continue
+        m = RESULT.match(line)
+        if not m:
+            continue
+        indent, ok, name = len(m.group(1)), m.group(2) == 'ok', m.group(4)
+        directive = m.group(5) or ''
+        if indent in plans:
+            plans[indent][1] += 1
+        leaf = prev_indent is None or prev_indent <= indent
+        prev_indent = indent
+        if leaf:
+            if 'SKIP' in directive.upper():
+                skipped += 1
+                notes.append([indent, f'SKIP {name}: {directive}'])
+            elif ok:
+                passed += 1
+            else:
+                failed += 1
+                failed_below.add(indent)
+                notes.append([indent, f'FAIL {name}'])
+            continue
+        # This result closes the block of deeper results above it.
+        deeper_failed = any(k > indent for k in failed_below)
+        for k in sorted(k for k in plans if k > indent):
+            want, got = plans.pop(k)
+            if got < want:
+                failed += 1
+                deeper_failed = True
+                notes.append([k, f'FAIL {got} of {want} results (missing)'])
+        if not ok and not deeper_failed:
+            failed += 1
+            notes.append([indent, f'FAIL {name} ({directive or "no failing case reported"})'])
+        failed_below = {k for k in failed_below if k <= indent}
+        if not ok:
+            failed_below.add(indent)
+        for n in notes:
+            if n[0] > indent:
+                kind, rest = n[1].split(' ', 1)
+                n[0], n[1] = indent, f'{kind} {name}/{rest}'
+    for k, (want, got) in plans.items():
+        if got < want:
+            failed += 1
+            notes.append([k, f'FAIL {got} of {want} results (missing)'])
+    if not any(line.startswith(DONE) for line in lines):
+        failed += 1
+        notes.append([0, f'FAIL guest did not finish (crash, hang or timeout): no "{DONE}"'])
+    return passed, failed, skipped, [f'{label}: {n[1]}' for n in notes]
+
+
+def main(args):
+    if not args:
+        print(__doc__, file=sys.stderr)
+        return 2
+    total = [0, 0, 0]
+    for arg in args:
+        label, _, path = arg.rpartition('=')
+        try:
+            with open(path, errors='replace') as f:
+                lines = f.readlines()
+        except OSError as e:
+            lines = []
+            print(f'{label or path}: cannot read log: {e}')
+        p, f_, s, notes = parse(label or path, lines)
+        for n in notes:
+            print(n)
+        print(f'{label or path}: {p} passed, {f_} failed, {s} skipped')
+        total = [total[0] + p, total[1] + f_, total[2] + s]
+    line = f'{total[0]} passed, {total[1]} failed'
+    if total[2]:
+        line += f', {total[2]} skipped'
+    print(line)
+    return 1 if total[1] or not total[0] else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

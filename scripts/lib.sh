@@ -1,0 +1,29 @@
+# Shared helpers for the scripts: sourced, never run.
+# shellcheck shell=sh
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+TREE=$BUILD/linux
+
+die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+say() { printf '==> %s\n' "$*" >&2; }
+
+# load_base: read BASE into PACKAGE, VERSION, TARBALL, SHA256, KERNELVERSION.
+load_base() {
+	. "$TOP/BASE"
+}
+
+# check_base: the installed package must be exactly the pinned one.
+check_base() {
+	load_base
+	have=$(dpkg-query -W -f '${Version}' "$PACKAGE" 2>/dev/null) ||
+		die "$PACKAGE is not installed (run: make deps)"
+	[ "$have" = "$VERSION" ] ||
+		die "$PACKAGE is $have but BASE pins $VERSION; install it with: apt-get install $PACKAGE=$VERSION"
+	[ -r "$TARBALL" ] || die "$TARBALL missing although $PACKAGE $have is installed"
+}
+
+# patches_in_series: the patch files, in series order, comments dropped.
+patches_in_series() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series"
+}
