@@ -44,7 +44,7 @@ cp -a "$OUT/kselftest" "$ROOT/kselftest"
 mkdir -p "$ROOT/wb"
 for src in "$TOP"/bench/*.c; do
 	[ -e "$src" ] || continue
-	$CC -O2 -Wall -static -o "$ROOT/wb/$(basename "$src" .c)" "$src" -lm ||
+	$CC -O2 -Wall -static -pthread -o "$ROOT/wb/$(basename "$src" .c)" "$src" -lm ||
 		die "cannot build $src for $ARCH"
 done
 cp "$TOP/scripts/guest-init.sh" "$ROOT/init"
