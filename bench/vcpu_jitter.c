@@ -13,14 +13,70 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
-static uint64_t now(clockid_t c){struct timespec t;clock_gettime(c,&t);return t.tv_sec*1000000000ULL+t.tv_nsec;}
-struct r { int cpu; uint64_t maxc, maxm, n, big; };
-static void *spin(void *a){ struct r *r=a; cpu_set_t s; CPU_ZERO(&s); CPU_SET(r->cpu,&s); sched_setaffinity(0,sizeof(s),&s);
- uint64_t end=now(CLOCK_MONOTONIC)+1000000000ULL, pc=now(CLOCK_THREAD_CPUTIME_ID), pm=now(CLOCK_MONOTONIC), c, m;
- while((m=now(CLOCK_MONOTONIC))<end){ c=now(CLOCK_THREAD_CPUTIME_ID); if(c-pc>r->maxc)r->maxc=c-pc; if(m-pm>r->maxm)r->maxm=m-pm; if (c-pc>1000000) r->big++; r->n++; pc=c; pm=m;} return 0;}
-int main(int argc,char**argv){ for(int n=1;n<=4;n++){ pthread_t t[4]; struct r r[4]={0}; for(int i=0;i<n;i++){r[i].cpu=i;pthread_create(&t[i],0,spin,&r[i]);} for(int i=0;i<n;i++)pthread_join(t[i],0);
- printf("%d busy:",n); for(int i=0;i<n;i++) printf(" cpu%d maxstep %.2fms (mono %.2f) >1ms:%llu reads:%llu |",i,r[i].maxc/1e6,r[i].maxm/1e6,(unsigned long long)r[i].big,(unsigned long long)r[i].n); printf("\n");} return 0;}
+
+#define NSEC_PER_SEC	1000000000ULL
+#define MAX_THREADS	4
+
+struct spinner {
+	int cpu;
+	uint64_t max_step;	/* largest step of the thread's CPU clock, ns */
+	uint64_t steps_over_1ms;
+	uint64_t reads;
+};
+
+static uint64_t now(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static void *spin(void *arg)
+{
+	struct spinner *s = arg;
+	uint64_t end, prev, cur;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(s->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	end = now(CLOCK_MONOTONIC) + NSEC_PER_SEC;
+	prev = now(CLOCK_THREAD_CPUTIME_ID);
+	while (now(CLOCK_MONOTONIC) < end) {
+		cur = now(CLOCK_THREAD_CPUTIME_ID);
+		if (cur - prev > s->max_step)
+			s->max_step = cur - prev;
+		if (cur - prev > 1000000)
+			s->steps_over_1ms++;
+		s->reads++;
+		prev = cur;
+	}
+	return NULL;
+}
+
+int main(void)
+{
+	int n, i;
+
+	for (n = 1; n <= MAX_THREADS; n++) {
+		struct spinner s[MAX_THREADS] = { 0 };
+		pthread_t t[MAX_THREADS];
+
+		for (i = 0; i < n; i++) {
+			s[i].cpu = i;
+			pthread_create(&t[i], NULL, spin, &s[i]);
+		}
+		for (i = 0; i < n; i++)
+			pthread_join(t[i], NULL);
+		printf("%d busy CPUs:", n);
+		for (i = 0; i < n; i++)
+			printf("  cpu%d max step %.2f ms (%llu steps > 1 ms)", i,
+			       s[i].max_step / 1e6, (unsigned long long)s[i].steps_over_1ms);
+		printf("\n");
+	}
+	return 0;
+}
