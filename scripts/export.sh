@@ -34,9 +34,7 @@ if [ "${1:-}" = --check ]; then
 	trap 'rm -rf "$tmp"' EXIT
 	export_to "$tmp"
 	# compare the series and every patch file, in both directions
-	for f in "$tmp"/* "$TOP"/patches/*.patch "$TOP"/patches/series; do
-		[ -e "$f" ] || continue
-		n=${f##*/}
+	for n in $( (ls "$tmp"; ls "$TOP/patches" | grep '\.patch$'; echo series) | sort -u); do
 		if ! cmp -s "$tmp/$n" "$TOP/patches/$n"; then
 			echo "patches/$n differs from the commits in build/linux (make export)"
 			fail=1
