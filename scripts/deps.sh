@@ -9,7 +9,7 @@ load_base
 HOST_PKGS="$PACKAGE=$VERSION make gcc libc6-dev flex bison bc libelf-dev libssl-dev
 	ccache cpio xz-utils rsync kmod perl python3 git quilt device-tree-compiler
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-	qemu-system-arm qemu-system-x86 ipxe-qemu seabios qemu-efi-aarch64
+	qemu-system-arm qemu-system-x86 seabios patch
 	busybox-static rt-tests rt-app"
 
 missing=
@@ -23,8 +23,12 @@ for p in $HOST_PKGS; do
 	*) missing="$missing $p" ;;
 	esac
 done
+# the guest's arm64 packages must be downloadable (apt-get download)
 arm64=yes
 dpkg --print-foreign-architectures | grep -qx arm64 || arm64=no
+if [ $arm64 = yes ] && ! apt-cache show busybox-static:arm64 >/dev/null 2>&1; then
+	arm64=lists
+fi
 
 if [ -z "$missing" ] && [ $arm64 = yes ]; then
 	say "all dependencies present"
@@ -35,7 +39,9 @@ if [ $arm64 = no ]; then
 	say "adding arm64 as a foreign architecture (for the guest's packages)"
 	dpkg --add-architecture arm64
 fi
-say "installing:$missing"
 apt-get update -q
-# shellcheck disable=SC2086
-DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+if [ -n "$missing" ]; then
+	say "installing:$missing"
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+fi
