@@ -36,6 +36,14 @@ list_items() {
 		[ -f "$d/results" ] && echo "kunit:$(basename "$d")"
 	done
 	sed -n 's/^\(.*\):\(.*\)$/kselftest:\1\/\2/p' /kselftest/kselftest-list.txt
+	echo "tools:rt-tests-rt-app"
+}
+
+# The Debian tools in the guest start, with their libraries found.
+check_tools() {
+	cyclicdeadline -h 2>&1 | grep -q '^cyclicdeadline V' &&
+	deadline_test -h 2>&1 | grep -q '^deadline_test V' &&
+	rt-app 2>&1 | grep -q 'rt-app <taskset.json>'
 }
 
 run_item() {
@@ -48,6 +56,9 @@ run_item() {
 		if grep -q '^not ok' $out; then rc=1; else rc=0; fi ;;
 	kselftest)
 		( cd "/kselftest/${name%/*}" && "./${name##*/}" ) > $out 2>&1
+		rc=$? ;;
+	tools)
+		check_tools > $out 2>&1
 		rc=$? ;;
 	esac
 	sed 's/^/    /' $out
