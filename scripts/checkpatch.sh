@@ -1,6 +1,9 @@
 #!/bin/sh
 # make checkpatch: scripts/checkpatch.pl --strict on every patch of the series,
 # as KTAP (one result per patch) in build/checkpatch.log.
+# A patch may waive a checkpatch message type only by saying why in its commit
+# message, on a line of its own:
+#	checkpatch: ignore TYPE[,TYPE] (the reason)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -12,8 +15,10 @@ n=0
 	echo "1..$(patches_in_series | wc -l)"
 	for p in $(patches_in_series); do
 		n=$((n + 1))
-		if out=$("$TREE/scripts/checkpatch.pl" --strict --no-tree --quiet "$TOP/patches/$p" 2>&1); then
-			echo "ok $n $p"
+		ignore=$(sed -n 's/^checkpatch: ignore \([A-Z_,]*\) (.*/\1/p' "$TOP/patches/$p" | paste -sd, -)
+		if out=$("$TREE/scripts/checkpatch.pl" --strict --no-tree --quiet \
+			${ignore:+--ignore "$ignore"} "$TOP/patches/$p" 2>&1); then
+			echo "ok $n $p${ignore:+ # waived in its message: $ignore}"
 		else
 			echo "$out" | sed 's/^/# /'
 			echo "not ok $n $p"
