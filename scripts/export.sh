@@ -14,10 +14,31 @@ export_to() {
 	mkdir -p "$1"
 	$GIT -c core.abbrev=12 format-patch -q --zero-commit --no-signature \
 		-o "$1" base..HEAD
+	# The cover letter: format-patch's, with the subject and blurb of
+	# patches/cover-letter.txt and the date of the last commit (not today's),
+	# so that the export is reproducible.
+	if [ -f "$TOP/patches/cover-letter.txt" ]; then
+		$GIT -c core.abbrev=12 format-patch -q --zero-commit --no-signature \
+			--cover-letter -o "$1/.cover" base..HEAD
+		python3 - "$1/.cover"/0000-cover-letter.patch "$TOP/patches/cover-letter.txt" \
+			"$($GIT log -1 --date=rfc2822 --format=%ad)" > "$1/0000-cover-letter.patch" <<-'PY'
+		import sys
+		cover, text, date = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+		subject, _, blurb = text.partition('\n')
+		out = []
+		for line in cover.split('\n'):
+		    if line.startswith('Date: '):
+		        line = 'Date: ' + date
+		    out.append(line)
+		cover = '\n'.join(out).replace('*** SUBJECT HERE ***', subject)
+		sys.stdout.write(cover.replace('*** BLURB HERE ***', blurb.strip('\n')))
+		PY
+		rm -rf "$1/.cover"
+	fi
 	{
 		echo "# sched/deadline series on $(sed -n 's/^VERSION=//p' "$TOP/BASE")"
 		echo "# applied in this order by: make tree (git am) or quilt push -a"
-		( cd "$1" && ls ) | grep '\.patch$' || true
+		( cd "$1" && ls ) | grep '\.patch$' | grep -v '^0000-cover-letter' || true
 	} > "$1/series"
 }
 
@@ -43,6 +64,6 @@ if [ "${1:-}" = --check ]; then
 	exit $fail
 fi
 
-rm -f "$TOP"/patches/*.patch
+rm -f "$TOP"/patches/*.patch	# not cover-letter.txt: it is written by hand
 export_to "$TOP/patches"
 say "exported $($GIT rev-list --count base..HEAD) patches to patches/"
