@@ -19,6 +19,9 @@ make_base() {
 	$GIT config user.name "${GIT_AUTHOR_NAME:-sched-dl workbench}"
 	$GIT config user.email "${GIT_AUTHOR_EMAIL:-workbench@localhost}"
 	$GIT config core.abbrev 12
+	# no automatic gc: repacking 80k fresh objects takes a core for minutes,
+	# in the middle of the kernel build that follows
+	$GIT config gc.auto 0
 	# Debian's tarball ends its .gitignore with a block that ignores every
 	# top-level path ("/*"): new files would never show in git status nor be
 	# caught by export-check. The base commit drops that block, and only it.
