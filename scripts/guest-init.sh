@@ -37,6 +37,32 @@ list_items() {
 	done
 	sed -n 's/^\(.*\):\(.*\)$/kselftest:\1\/\2/p' /kselftest/kselftest-list.txt
 	echo "tools:rt-tests-rt-app"
+	[ -n "$wbplatform" ] && echo "platform:$wbplatform"
+}
+
+# The machine is the one the platform file describes: per CPU, its capacity
+# and its number of OPPs (0: no cpufreq), and whether EAS runs.
+check_platform() {
+	ok=0
+	cpu=0
+	for want in $(echo "$wbcapacity" | tr , ' '); do
+		got=$(cat /sys/devices/system/cpu/cpu$cpu/cpu_capacity 2>/dev/null || echo 1024)
+		echo "# cpu$cpu capacity $got (expected $want)"
+		[ "$got" = "$want" ] || ok=1
+		cpu=$((cpu + 1))
+	done
+	cpu=0
+	for want in $(echo "$wbopps" | tr , ' '); do
+		got=$(wc -w < /sys/devices/system/cpu/cpu$cpu/cpufreq/scaling_available_frequencies 2>/dev/null || echo 0)
+		gov=$(cat /sys/devices/system/cpu/cpu$cpu/cpufreq/scaling_governor 2>/dev/null || echo none)
+		echo "# cpu$cpu: $got OPPs (expected $want), governor $gov"
+		[ "$got" = "$want" ] || ok=1
+		cpu=$((cpu + 1))
+	done
+	got=$(cat /proc/sys/kernel/sched_energy_aware 2>/dev/null || echo 0)
+	echo "# sched_energy_aware $got (expected $wbeas)"
+	[ "$got" = "$wbeas" ] || ok=1
+	return $ok
 }
 
 # The Debian tools in the guest start, with their libraries found.
@@ -59,6 +85,9 @@ run_item() {
 		rc=$? ;;
 	tools)
 		check_tools > $out 2>&1
+		rc=$? ;;
+	platform)
+		check_platform > $out 2>&1
 		rc=$? ;;
 	esac
 	sed 's/^/    /' $out

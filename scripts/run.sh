@@ -17,7 +17,7 @@ TIMEOUT=${TIMEOUT:-2400}
 [ -f "$OUT/initramfs.cpio" ] || die "no $OUT/initramfs.cpio (make initramfs ARCH=$ARCH)"
 platform_prepare
 
-APPEND="console=$CONSOLE panic=-1 wbmode=$MODE wbtests=${TESTS:-}"
+APPEND="console=$CONSOLE panic=-1 wbmode=$MODE wbtests=${TESTS:-} $PLATFORM_EXPECT"
 # Only emergencies on the console: the guest reads the kernel log itself and
 # fails on any splat; this keeps kernel lines out of the middle of KTAP lines.
 [ "$MODE" = shell ] || APPEND="$APPEND loglevel=1"
