@@ -3,9 +3,10 @@
 ARCH    ?= arm64
 ARCHES  ?= arm64 x86_64
 KERNEL  ?=
+GUEST   ?= $(ARCH)
 TESTS   ?=
 SH      := sh
-export ARCH TESTS
+export ARCH GUEST TESTS
 
 .PHONY: help deps tree export export-check apply kernel selftests initramfs \
 	guest run test test-guest checkpatch demo clean distclean
@@ -34,6 +35,7 @@ help:
 	@echo '  make guest         kernel + selftests + initramfs'
 	@echo '  make run           boot the guest to a shell (Ctrl-a x quits)'
 	@echo '  make test-guest    run the tests in one guest (TESTS=glob,glob selects)'
+	@echo '                     GUEST=arm64-slowswitch: the same kernel, cpufreq slow switch'
 	@echo '  make clean         remove build/$$ARCH; make distclean removes build/'
 
 deps:
@@ -70,7 +72,7 @@ run: guest
 
 test-guest: guest
 	@MODE=test $(SH) scripts/run.sh >/dev/null; \
-	python3 scripts/ktap_summary.py $(ARCH)=build/$(ARCH)/test.log
+	python3 scripts/ktap_summary.py $(GUEST)=build/$(ARCH)/test-$(GUEST).log
 
 checkpatch: build/linux/.git
 	@$(SH) scripts/checkpatch.sh
@@ -80,7 +82,7 @@ test: deps
 
 demo: deps
 	@$(MAKE) -s guest ARCH=arm64
-	@MODE=demo ARCH=arm64 $(SH) scripts/run.sh | sed -n '/^#/d;/reboot:/d;p'
+	@MODE=demo ARCH=arm64 GUEST=arm64 $(SH) scripts/run.sh | sed -n '/^#/d;/reboot:/d;p'
 
 clean:
 	rm -rf build/$(ARCH)

@@ -3,11 +3,12 @@
 # with its operating points and Energy Model.
 # Sourced by scripts/run.sh; the DTB is QEMU's own, dumped with the same
 # arguments and edited by mkdtb_arm64 (QEMU still fills in /chosen).
+ARCH=arm64
 QEMU=qemu-system-aarch64
 MACHINE="-M virt -cpu cortex-a57 -smp 4 -m 1G -nic none"
 CONSOLE=ttyAMA0
 IMAGE=arch/arm64/boot/Image
-DTB=$OUT/virt-biglittle.dtb
+
 BIG_CPUS="0 1"
 LITTLE_CPUS="2 3"
 
@@ -53,6 +54,7 @@ cluster() {
 
 # QEMU's DTB, with the CPUs in two clusters and the test cpufreq driver's node.
 mkdtb_arm64() {
+	DTB=$OUT/virt-biglittle.dtb
 	tmp=$OUT/virt-qemu.dtb
 	# shellcheck disable=SC2086
 	$QEMU $MACHINE -M virt,dumpdtb="$tmp" -nographic >/dev/null 2>&1

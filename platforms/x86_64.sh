@@ -1,4 +1,5 @@
 # x86_64 QEMU q35: 4 symmetric vCPUs. Sourced by scripts/run.sh.
+ARCH=x86_64
 QEMU=qemu-system-x86_64
 MACHINE="-M q35 -cpu qemu64 -smp 4 -m 1G -nic none"
 CONSOLE=ttyS0

@@ -1,31 +1,34 @@
 #!/bin/sh
-# Boot a guest: ARCH=arm64|x86_64, MODE=test|demo|shell, TESTS=glob,glob (test mode).
-# The console goes to the terminal and to build/<arch>/<mode>.log.
-# Timing runs use -icount (deterministic virtual time: one instruction is
-# 2^shift ns: shift=1 makes a 500 MHz in-order CPU); set ICOUNT= to run without it (faster, not deterministic).
+# Boot a guest: GUEST=<a platforms/ file> (default: $ARCH), MODE=test|demo|shell,
+# TESTS=glob,glob (test mode). The console goes to the terminal and to
+# build/<arch>/<mode>-<guest>.log.
+# Timing runs use -icount: one instruction is 2^shift ns of virtual time
+# (shift=1: a 500 MHz in-order CPU); ICOUNT= runs without it (faster, and
+# timing then depends on the host's load).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 ARCH=${ARCH:-arm64}
+GUEST=${GUEST:-$ARCH}
 MODE=${MODE:-shell}
-OUT=${OUT:-$BUILD/$ARCH}
 ICOUNT=${ICOUNT-shift=1,sleep=off}
 TIMEOUT=${TIMEOUT:-2400}
-[ -f "$TOP/platforms/$ARCH.sh" ] || die "no platform $ARCH"
-. "$TOP/platforms/$ARCH.sh"
+[ -f "$TOP/platforms/$GUEST.sh" ] || die "no platform $GUEST"
+. "$TOP/platforms/$GUEST.sh"	# sets ARCH to the kernel it boots
+OUT=${OUT:-$BUILD/$ARCH}
 [ -f "$OUT/$IMAGE" ] || die "no kernel $OUT/$IMAGE (make kernel ARCH=$ARCH)"
 [ -f "$OUT/initramfs.cpio" ] || die "no $OUT/initramfs.cpio (make initramfs ARCH=$ARCH)"
 platform_prepare
 
-APPEND="console=$CONSOLE panic=-1 wbmode=$MODE wbtests=${TESTS:-} $PLATFORM_EXPECT"
+APPEND="console=$CONSOLE panic=-1 wbmode=$MODE wbtests=${TESTS:-} $PLATFORM_EXPECT ${PLATFORM_APPEND:-}"
 # Only emergencies on the console: the guest reads the kernel log itself and
 # fails on any splat; this keeps kernel lines out of the middle of KTAP lines.
 [ "$MODE" = shell ] || APPEND="$APPEND loglevel=1"
 ICOUNT_ARGS=
 [ -n "$ICOUNT" ] && ICOUNT_ARGS="-icount $ICOUNT"
-LOG=$OUT/$MODE.log
+LOG=$OUT/$MODE-$GUEST.log
 
-say "booting $ARCH guest ($MODE${ICOUNT:+, icount $ICOUNT}), log in ${LOG#$TOP/}"
+say "booting $GUEST guest ($MODE${ICOUNT:+, icount $ICOUNT}), log in ${LOG#$TOP/}"
 set +e
 # shellcheck disable=SC2086
 if [ "$MODE" = shell ]; then

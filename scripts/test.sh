@@ -27,15 +27,21 @@ fi
 
 for arch in $ARCHES; do
 	export ARCH=$arch
-	rm -f "$BUILD/$arch/test.log"
+	# every guest that boots this kernel: platforms/<arch>.sh, <arch>-*.sh
+	guests=$(cd "$TOP/platforms" && ls "$arch.sh" "$arch"-*.sh 2>/dev/null | sed 's/\.sh$//')
+	rm -f "$BUILD/$arch"/test-*.log
 	if step sh "$TOP/scripts/build.sh" &&
 	   step sh "$TOP/scripts/selftests.sh" &&
 	   step sh "$TOP/scripts/initramfs.sh"; then
-		MODE=test step sh "$TOP/scripts/run.sh" >/dev/null
+		for g in $guests; do
+			GUEST=$g MODE=test step sh "$TOP/scripts/run.sh" >/dev/null
+		done
 	else
 		say "$arch: build failed; its tests count as failed"
 	fi
-	logs="$logs $arch=$BUILD/$arch/test.log"
+	for g in $guests; do
+		logs="$logs $g=$BUILD/$arch/test-$g.log"
+	done
 done
 
 step sh "$TOP/scripts/checkpatch.sh"
