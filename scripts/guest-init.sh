@@ -4,6 +4,7 @@
 #                 and print KTAP: one item per KUnit suite, per kselftest
 #                 binary, and a last one that fails on any kernel splat
 #   wbmode=demo   run the demo scenario (/wb/demo)
+#   wbmode=torture  run dl_torture with wbtorture=ARG,ARG,... then the log check
 #   wbmode=shell  a shell on the console (make run)
 # Then it powers the guest off (QEMU runs with -no-reboot).
 /bin/busybox --install -s
@@ -119,8 +120,25 @@ run_tests() {
 	fi
 }
 
+run_torture() {
+	echo "KTAP version 1"
+	echo "1..2"
+	( cd /kselftest/sched/deadline && ./dl_torture $(echo "$wbtorture" | tr , ' ') ) \
+		> /tmp/item.out 2>&1
+	rc=$?
+	sed 's/^/    /' /tmp/item.out
+	if [ $rc = 0 ]; then echo "ok 1 dl_torture"; else echo "not ok 1 dl_torture # exit=$rc"; fi
+	if dmesg | grep -E -q "$SPLAT"; then
+		dmesg | grep -E -B 2 -A 30 "$SPLAT" | head -n 120 | sed 's/^/# /'
+		echo "not ok 2 kernel_log_clean"
+	else
+		echo "ok 2 kernel_log_clean"
+	fi
+}
+
 case ${wbmode:-shell} in
 test)	run_tests ;;
+torture) run_torture ;;
 demo)	/wb/demo ;;
 *)	echo "workbench guest: $(uname -r), $(nproc) CPUs; 'poweroff -f' or Ctrl-a x to leave"
 	setsid cttyhack sh ;;

@@ -21,6 +21,7 @@ OUT=${OUT:-$BUILD/$ARCH}
 platform_prepare
 
 APPEND="console=$CONSOLE panic=-1 wbmode=$MODE wbtests=${TESTS:-} $PLATFORM_EXPECT ${PLATFORM_APPEND:-}"
+[ -n "${TORTURE:-}" ] && APPEND="$APPEND wbtorture=$(echo "$TORTURE" | tr ' ' ,)"
 # Only emergencies on the console: the guest reads the kernel log itself and
 # fails on any splat; this keeps kernel lines out of the middle of KTAP lines.
 [ "$MODE" = shell ] || APPEND="$APPEND loglevel=1"
