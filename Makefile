@@ -9,7 +9,7 @@ SH      := sh
 export ARCH GUEST TESTS
 
 .PHONY: help deps tree export export-check apply kernel selftests initramfs \
-	guest run test test-guest torture checkpatch demo clean distclean
+	guest run test test-guest torture checkpatch bisect-check demo clean distclean
 
 help:
 	@echo 'The sched/deadline series on $(shell sed -n 's/^VERSION=//p' BASE), and its tests.'
@@ -26,6 +26,7 @@ help:
 	@echo '  make export-check  fail if build/linux holds work that patches/ lacks'
 	@echo '  make apply KERNEL=/path/to/linux-6.12   apply the series to your own tree'
 	@echo '  make checkpatch    checkpatch.pl --strict on every patch'
+	@echo '  make bisect-check  build every patch on its own, arm64 and x86_64 (long)'
 	@echo
 	@echo 'Pieces (ARCH=arm64|x86_64, default arm64):'
 	@echo '  make deps          install the Debian packages (root)'
@@ -84,6 +85,10 @@ torture: guest
 
 checkpatch: build/linux/.git
 	@$(SH) scripts/checkpatch.sh
+
+bisect-check: build/linux/.git
+	@$(SH) scripts/bisect-check.sh; \
+	python3 scripts/ktap_summary.py bisect=build/bisect-check.log
 
 test: deps
 	@$(SH) scripts/test.sh $(ARCHES)

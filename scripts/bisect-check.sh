@@ -1,0 +1,33 @@
+#!/bin/sh
+# make bisect-check: build every patch of the series on its own, for arm64 and
+# x86_64, in the usual build dirs (incrementally), as KTAP in
+# build/bisect-check.log; then return build/linux to where it was.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+sh "$TOP/scripts/export.sh" --check >/dev/null ||
+	die "build/linux holds work that patches/ lacks: make export first"
+GIT="git -C $TREE"
+head=$($GIT rev-parse --abbrev-ref HEAD)
+commits=$($GIT rev-list --reverse base..HEAD)
+trap '$GIT checkout -q "$head"' EXIT
+LOG=$BUILD/bisect-check.log
+n=0
+{
+	echo "KTAP version 1"
+	echo "1..$(( $(echo "$commits" | grep -c .) * 2 ))"
+	for c in $commits; do
+		$GIT checkout -q "$c"
+		subject=$($GIT log -1 --format=%s "$c")
+		for arch in arm64 x86_64; do
+			n=$((n + 1))
+			if ARCH=$arch BISECT=1 sh "$TOP/scripts/build.sh" >"$BUILD/bisect-$arch.out" 2>&1; then
+				echo "ok $n $arch: $subject"
+			else
+				tail -n 20 "$BUILD/bisect-$arch.out" | sed 's/^/# /'
+				echo "not ok $n $arch: $subject"
+			fi
+		done
+	done
+	echo "# wb: done"
+} | tee "$LOG"
