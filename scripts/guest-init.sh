@@ -22,6 +22,16 @@ ln -sf /proc/self/fd/2 /dev/stderr
 # Reports the kernel makes when something is wrong. Any one fails the run.
 SPLAT='WARNING:|BUG:|Oops|Kernel panic|cut here|Call [Tt]race:|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|soft lockup|hard LOCKUP|rcu_.* stall|KASAN:|UBSAN:|lockdep is turned off'
 
+# check_log N: result N, failing on any splat in the kernel log (shown).
+check_log() {
+	if dmesg | grep -E -q "$SPLAT"; then
+		dmesg | grep -E -B 2 -A 30 "$SPLAT" | head -n 120 | sed 's/^/# /'
+		echo "not ok $1 kernel_log_clean"
+	else
+		echo "ok $1 kernel_log_clean"
+	fi
+}
+
 selected() {
 	[ -z "$wbtests" ] && return 0
 	for pat in $(echo "$wbtests" | tr , ' '); do
@@ -111,13 +121,7 @@ run_tests() {
 		run_item "$i"
 		echo "# $i took $(awk "BEGIN { print $(cut -d' ' -f1 /proc/uptime) - $start }") s (guest time)"
 	done
-	n=$((n + 1))
-	if dmesg | grep -E -q "$SPLAT"; then
-		dmesg | grep -E -B 2 -A 20 "$SPLAT" | head -n 80 | sed 's/^/# /'
-		echo "not ok $n kernel_log_clean"
-	else
-		echo "ok $n kernel_log_clean"
-	fi
+	check_log $((n + 1))
 }
 
 run_torture() {
@@ -128,12 +132,7 @@ run_torture() {
 	rc=$?
 	sed 's/^/    /' /tmp/item.out
 	if [ $rc = 0 ]; then echo "ok 1 dl_torture"; else echo "not ok 1 dl_torture # exit=$rc"; fi
-	if dmesg | grep -E -q "$SPLAT"; then
-		dmesg | grep -E -B 2 -A 30 "$SPLAT" | head -n 120 | sed 's/^/# /'
-		echo "not ok 2 kernel_log_clean"
-	else
-		echo "ok 2 kernel_log_clean"
-	fi
+	check_log 2
 }
 
 case ${wbmode:-shell} in
