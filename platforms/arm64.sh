@@ -55,7 +55,7 @@ cluster() {
 # QEMU's DTB, with the CPUs in two clusters and the test cpufreq driver's node.
 mkdtb_arm64() {
 	DTB=$OUT/virt-biglittle.dtb
-	tmp=$OUT/virt-qemu.dtb
+	tmp=$OUT/virt-qemu.$$.dtb	# per process: guests may boot in parallel
 	# shellcheck disable=SC2086
 	$QEMU $MACHINE -M virt,dumpdtb="$tmp" -nographic >/dev/null 2>&1
 	[ -s "$tmp" ] || die "QEMU did not dump its DTB"

@@ -70,9 +70,20 @@ check_platform() {
 		[ "$got" = "$want" ] || ok=1
 		cpu=$((cpu + 1))
 	done
-	got=$(cat /proc/sys/kernel/sched_energy_aware 2>/dev/null || echo 0)
+	got=$(cat /proc/sys/kernel/sched_energy_aware 2>/dev/null)
+	got=${got:-0}	# empty or unreadable where EAS is not possible
 	echo "# sched_energy_aware $got (expected $wbeas)"
 	[ "$got" = "$wbeas" ] || ok=1
+	# a message the kernel must have logged ('+' for spaces on the command line)
+	if [ -n "${wblog:-}" ]; then
+		want=$(echo "$wblog" | tr + ' ')
+		if dmesg | grep -qF -- "$want"; then
+			echo "# kernel log has: $want"
+		else
+			echo "# kernel log lacks: $want"
+			ok=1
+		fi
+	fi
 	return $ok
 }
 
