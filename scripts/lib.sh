@@ -3,7 +3,7 @@
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-TREE=$BUILD/linux
+TREE=${TREE:-$BUILD/linux}	# another work tree: TREE=... make kernel OUT=...
 
 die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 say() { printf '==> %s\n' "$*" >&2; }
