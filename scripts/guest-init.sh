@@ -138,10 +138,10 @@ run_tests() {
 run_torture() {
 	echo "KTAP version 1"
 	echo "1..2"
-	( cd /kselftest/sched/deadline && ./dl_torture $(echo "$wbtorture" | tr , ' ') ) \
-		> /tmp/item.out 2>&1
-	rc=$?
-	sed 's/^/    /' /tmp/item.out
+	# streamed, not collected: a long run shows its phases as they end
+	{ ( cd /kselftest/sched/deadline && ./dl_torture $(echo "$wbtorture" | tr , ' ') )
+	  echo $? > /tmp/item.rc; } 2>&1 | sed 's/^/    /'
+	rc=$(cat /tmp/item.rc)
 	if [ $rc = 0 ]; then echo "ok 1 dl_torture"; else echo "not ok 1 dl_torture # exit=$rc"; fi
 	check_log 2
 }
