@@ -9,7 +9,7 @@ SH      := sh
 export ARCH GUEST TESTS
 
 .PHONY: help deps tree export export-check apply kernel selftests initramfs \
-	guest run test test-guest torture checkpatch bisect-check demo clean distclean
+	guest run test test-guest test-base torture checkpatch bisect-check demo clean distclean
 
 help:
 	@echo 'The sched/deadline series on $(shell sed -n 's/^VERSION=//p' BASE), and its tests.'
@@ -37,6 +37,8 @@ help:
 	@echo '  make run           boot the guest to a shell (Ctrl-a x quits)'
 	@echo '  make test-guest    run the tests in one guest (TESTS=glob,glob selects)'
 	@echo '                     GUEST=arm64-slowswitch: the same kernel, cpufreq slow switch'
+	@echo '  make test-base     the same tests on the unpatched base kernel (same config,'
+	@echo '                     series initramfs), e.g. TESTS=*grub* ARCH=x86_64'
 	@echo '  make torture       the long bandwidth-accounting torture run in the guest:'
 	@echo '                     TORTURE="-s SEED -p PHASES -d SECONDS" (default: 20 phases'
 	@echo '                     of 30 s, seed 1; ARCH= and GUEST= choose the guest)'
@@ -77,6 +79,9 @@ run: guest
 test-guest: guest
 	@MODE=test $(SH) scripts/run.sh >/dev/null; \
 	python3 scripts/ktap_summary.py $(GUEST)=build/$(ARCH)/test-$(GUEST).log
+
+test-base: initramfs
+	@$(SH) scripts/base.sh
 
 TORTURE ?= -s 1 -p 20 -d 30
 torture: guest
