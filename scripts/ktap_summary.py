@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Summarise the KTAP a guest printed: one line per failed or skipped test
-case, then `N passed, N failed[, N skipped]`. Exit 1 on any failure, on a
+case, then `N passed, N failed[, N skipped]`. The failures come again at the
+end, each with the last diagnostic lines before it, so that the tail of a CI
+log says what failed and why. Exit 1 on any failure, on a
 missing result (fewer results than a plan announced), or when the log lacks
 the guest's end marker (it crashed, hung or timed out).
 
@@ -16,6 +18,9 @@ import sys
 RESULT = re.compile(r'^(\s*)(ok|not ok) (\d+)\s*-?\s*([^#]*?)\s*(?:#\s*(.*))?$')
 PLAN = re.compile(r'^(\s*)1\.\.(\d+)\s*$')
 DONE = '# wb: done'
+DIAG_LINES = 3
+# kselftest_harness lines that say nothing a result line does not
+BOILERPLATE = re.compile(r'^\s*#\s+(RUN|OK|FAIL|SKIP|PASSED:|FAILED:|Totals:)\s')
 
 
 def parse(label, lines):
@@ -25,8 +30,13 @@ def parse(label, lines):
     prev_indent = None       # indent of the previous result line
     failed_below = set()     # indents holding a failed result in the open blocks
     plans = {}               # indent -> [announced count, results seen]
+    diag = []                # the last diagnostics since the previous result
     for line in lines:
         line = line.rstrip('\r\n')
+        if line.lstrip().startswith('#') and not RESULT.match(line):
+            if not BOILERPLATE.match(line):
+                diag = (diag + [line.strip()])[-DIAG_LINES:]
+            continue
         m = PLAN.match(line)
         if m:
             plans[len(m.group(1))] = [int(m.group(2)), 0]
@@ -36,6 +46,7 @@ def parse(label, lines):
             continue
         indent, ok, name = len(m.group(1)), m.group(2) == 'ok', m.group(4)
         directive = m.group(5) or ''
+        why, diag = diag, []
         if indent in plans:
             plans[indent][1] += 1
         leaf = prev_indent is None or prev_indent <= indent
@@ -49,7 +60,7 @@ def parse(label, lines):
             else:
                 failed += 1
                 failed_below.add(indent)
-                notes.append([indent, f'FAIL {name}'])
+                notes.append([indent, f'FAIL {name}', why])
             continue
         # This result closes the block of deeper results above it.
         deeper_failed = any(k > indent for k in failed_below)
@@ -76,7 +87,7 @@ def parse(label, lines):
     if not any(line.startswith(DONE) for line in lines):
         failed += 1
         notes.append([0, f'FAIL guest did not finish (crash, hang or timeout): no "{DONE}"'])
-    return passed, failed, skipped, [f'{label}: {n[1]}' for n in notes]
+    return passed, failed, skipped, [[f'{label}: {n[1]}'] + n[2:] for n in notes]
 
 
 def main(args):
@@ -84,6 +95,7 @@ def main(args):
         print(__doc__, file=sys.stderr)
         return 2
     total = [0, 0, 0]
+    failures = []
     for arg in args:
         label, _, path = arg.rpartition('=')
         try:
@@ -94,9 +106,17 @@ def main(args):
             print(f'{label or path}: cannot read log: {e}')
         p, f_, s, notes = parse(label or path, lines)
         for n in notes:
-            print(n)
+            print(n[0])
+            if n[0].split(': ', 1)[1].startswith('FAIL'):
+                failures.append(n)
         print(f'{label or path}: {p} passed, {f_} failed, {s} skipped')
         total = [total[0] + p, total[1] + f_, total[2] + s]
+    if failures:
+        print('failures:')
+        for n in failures:
+            print(n[0])
+            for d in (n[1] if len(n) > 1 else []):
+                print(f'    {d}')
     line = f'{total[0]} passed, {total[1]} failed'
     if total[2]:
         line += f', {total[2]} skipped'
