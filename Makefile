@@ -9,7 +9,8 @@ SH      := sh
 export ARCH GUEST TESTS
 
 .PHONY: help deps tree export export-check apply kernel selftests initramfs \
-	guest run test test-guest test-base torture checkpatch bisect-check demo clean distclean
+	guest run test test-guest test-base torture bench checkpatch bisect-check demo \
+	clean distclean
 
 help:
 	@echo 'The sched/deadline series on $(shell sed -n 's/^VERSION=//p' BASE), and its tests.'
@@ -42,6 +43,8 @@ help:
 	@echo '  make torture       the long bandwidth-accounting torture run in the guest:'
 	@echo '                     TORTURE="-s SEED -p PHASES -d SECONDS" (default: 20 phases'
 	@echo '                     of 30 s, seed 1; ARCH= and GUEST= choose the guest)'
+	@echo '  make bench         hot-path cost, base vs series, same run (default ARCH=x86_64,'
+	@echo '                     RUNS=3 boots each, ROUNDS=20000): build/bench/report.md'
 	@echo '  make clean         remove build/$$ARCH; make distclean removes build/'
 
 deps:
@@ -87,6 +90,12 @@ TORTURE ?= -s 1 -p 20 -d 30
 torture: guest
 	@MODE=torture TORTURE="$(TORTURE)" $(SH) scripts/run.sh >/dev/null; \
 	python3 scripts/ktap_summary.py torture-$(GUEST)=build/$(ARCH)/torture-$(GUEST).log
+
+# x86_64 unless ARCH is given: its guest runs the paths faster under TCG
+BENCH_ARCH = $(if $(filter command line,$(origin ARCH)),$(ARCH),x86_64)
+bench: deps build/linux/.git
+	@ARCH=$(BENCH_ARCH) GUEST=$(if $(filter command line,$(origin GUEST)),$(GUEST),$(BENCH_ARCH)) \
+	$(SH) scripts/bench.sh
 
 checkpatch: build/linux/.git
 	@$(SH) scripts/checkpatch.sh

@@ -2,7 +2,8 @@
 # make kernel ARCH=arm64|x86_64: configure and build build/linux out of tree in
 # build/<arch>/, with ccache. The config is allnoconfig + configs/common.config +
 # configs/<arch>.config + configs/debug.config (+ $EXTRA_FRAGMENTS); every option a
-# fragment asks for must survive olddefconfig, or the build stops.
+# fragment asks for must survive olddefconfig, or the build stops. DEBUG=FILE
+# replaces debug.config (make bench: configs/bench.config).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -14,7 +15,8 @@ x86_64)	CROSS=; IMAGE=arch/x86/boot/bzImage ;;
 *)	die "ARCH must be arm64 or x86_64, not $ARCH" ;;
 esac
 [ -f "$TREE/Makefile" ] || die "no kernel tree in $TREE (make tree)"
-FRAGS="$TOP/configs/common.config $TOP/configs/$ARCH.config $TOP/configs/debug.config ${EXTRA_FRAGMENTS:-}"
+DEBUG=${DEBUG-$TOP/configs/debug.config}
+FRAGS="$TOP/configs/common.config $TOP/configs/$ARCH.config $DEBUG ${EXTRA_FRAGMENTS:-}"
 
 JOBS=${JOBS:-$(nproc)}
 CC="${CROSS}gcc"
