@@ -5,7 +5,9 @@
  * A few SCHED_DEADLINE tasks on the big CPUs (0-1, the root domain) and on the
  * LITTLE ones (2-3, a cgroup v2 cpuset partition with its own root domain):
  * periodic tasks that do a fixed amount of work per job, and greedy tasks that
- * always want the CPU, one of them with SCHED_FLAG_RECLAIM. For each task the
+ * always want the CPU, one of them with SCHED_FLAG_RECLAIM, and on the LITTLE
+ * CPUs the same reservation with and without SCHED_FLAG_DL_DEMOTION. For each
+ * task the
  * table gives its reservation, the CPU share it received, and the deadlines it
  * missed. The guest runs with -icount, so the shares are in virtual time and
  * repeat from run to run.
@@ -38,6 +40,7 @@
 #define MS		1000000ULL
 #define DURATION	(3000 * MS)
 #define FLAG_RECLAIM	0x02
+#define FLAG_DEMOTION	0x80
 
 struct dl_attr {
 	uint32_t size, policy;
@@ -62,6 +65,7 @@ static const struct task tasks[] = {
 	{ "big-reclaiming",    0, 10 * MS, 100 * MS, FLAG_RECLAIM, 0 },
 	{ "LITTLE-periodic-C", 1, 20 * MS, 100 * MS, 0,           15 * MS },
 	{ "LITTLE-greedy",     1, 10 * MS, 100 * MS, 0,            0 },
+	{ "LITTLE-demoting",   1, 10 * MS, 100 * MS, FLAG_DEMOTION, 0 },
 };
 #define NTASKS (sizeof(tasks) / sizeof(tasks[0]))
 
@@ -300,7 +304,8 @@ int main(void)
 			snprintf(missed, sizeof(missed), "-");
 		printf("%-18s %-5s %-12s %-8s %-7s %-7s %-7s %.1f ms\n", t->name,
 		       t->little ? "2-3" : "0-1", resv,
-		       t->flags & FLAG_RECLAIM ? "RECLAIM" : "-", job, share, missed,
+		       t->flags & FLAG_RECLAIM ? "RECLAIM" :
+		       t->flags & FLAG_DEMOTION ? "DEMOTE" : "-", job, share, missed,
 		       res[i].max_jump / 1e6);
 	}
 	printf("\nFrequencies schedutil chose during the run (time in each, cpufreq stats):\n");
@@ -312,7 +317,10 @@ int main(void)
 	       "runtime/period of wall-clock time. Global EDF with admission control bounds\n"
 	       "the tardiness of admitted jobs; it does not promise zero misses on 2 CPUs.\n"
 	       "big-reclaiming may take, by GRUB, the bandwidth the big CPUs leave unused,\n"
-	       "up to 95%% of a CPU; 6.12 gives it far less. \"jump\" is the largest step of\n"
+	       "up to 95%% of a CPU; 6.12 gives it far less. LITTLE-demoting has the\n"
+	       "reservation of LITTLE-greedy and SCHED_FLAG_DL_DEMOTION: out of runtime it\n"
+	       "runs on as a normal task, taking the time the deadline tasks leave, where\n"
+	       "LITTLE-greedy waits for its next period. \"jump\" is the largest step of\n"
 	       "the task's CPU clock: the emulation runs one vCPU at a time.\n\n");
 	return 0;
 }
