@@ -27,11 +27,7 @@ else
 fi
 BASE_TREE=$BUILD/$NAME-linux
 BASE_OUT=$BUILD/$NAME-$ARCH
-if [ ! -f "$BASE_TREE/Makefile" ]; then
-	say "worktree of $NAME in ${BASE_TREE#$TOP/}"
-	git -C "$TREE" worktree add -q -f --detach "$BASE_TREE" "$COMMIT"
-fi
-git -C "$BASE_TREE" checkout -q -f --detach "$COMMIT"
+worktree_at "$BASE_TREE" "$COMMIT"
 TREE=$BASE_TREE OUT=$BASE_OUT BISECT=1 ARCH=$ARCH sh "$TOP/scripts/build.sh"
 cp "$BUILD/$ARCH/initramfs.cpio" "$BASE_OUT/initramfs.cpio"
 OUT=$BASE_OUT MODE=test GUEST=$GUEST sh "$TOP/scripts/run.sh" >/dev/null

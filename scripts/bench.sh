@@ -26,10 +26,7 @@ ARCH=$ARCH sh "$TOP/scripts/initramfs.sh"
 cp "$BUILD/$ARCH/initramfs.cpio" "$BENCH/$ARCH/initramfs.cpio"
 
 # the base: a worktree of the base commit, the same fragments
-if [ ! -f "$BASE_TREE/Makefile" ]; then
-	say "worktree of the base commit in ${BASE_TREE#$TOP/}"
-	git -C "$TREE" worktree add -q -f --detach "$BASE_TREE" base
-fi
+worktree_at "$BASE_TREE" base
 DEBUG=$TOP/configs/bench.config TREE=$BASE_TREE OUT=$BENCH/base-$ARCH BISECT=1 ARCH=$ARCH sh "$TOP/scripts/build.sh"
 cp "$BUILD/$ARCH/initramfs.cpio" "$BENCH/base-$ARCH/initramfs.cpio"
 

@@ -23,6 +23,16 @@ check_base() {
 	[ -r "$TARBALL" ] || die "$TARBALL missing although $PACKAGE $have is installed"
 }
 
+# worktree_at DIR COMMIT: DIR, a worktree of build/linux checked out at COMMIT
+# (created the first time; the kernel of an earlier state, built out of tree).
+worktree_at() {
+	if [ ! -f "$1/Makefile" ]; then
+		say "worktree of $(git -C "$TREE" log -1 --format=%h "$2") in ${1#$TOP/}"
+		git -C "$TREE" worktree add -q -f --detach "$1" "$2"
+	fi
+	git -C "$1" checkout -q -f --detach "$2"
+}
+
 # patches_in_series: the patch files, in series order, comments dropped.
 patches_in_series() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series"
