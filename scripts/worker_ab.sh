@@ -5,7 +5,9 @@
 # series), in the same run: dl_worker_test and dl_schedutil_test on the
 # arm64-slowswitch guest, RUNS boots of each kernel, alternating. The table:
 # the partition's total_bw before the tasks, the delay to f_max with two
-# tasks at the admission limit, late jobs, and schedutil's ramps from an
+# tasks at the admission limit, the worker's activations (wakeup to sleep:
+# count, transitions, response median and maximum, the CPU time charged to
+# the worker per activation), late jobs, and schedutil's ramps from an
 # admission to the frequency floor (virtual time: -icount).
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -37,8 +39,8 @@ while [ $i -le "$RUNS" ]; do
 	i=$((i + 1))
 done
 
-printf '| kernel | run | partition total_bw | tasks | f_max after | late jobs | ramps U=10/30/50/70%%, us |\n'
-printf '|---|---|---|---|---|---|---|\n'
+printf '| kernel | run | partition total_bw | tasks | f_max after | worker activations, response median / max, CPU time per activation | late jobs | ramps U=10/30/50/70%%, us |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
 for f in "$out"/ref-run*.log "$out"/series-run*.log; do
 	k=$(basename "$f" .log)
 	awk -v k="${k%-run*}" -v r="${k#*-run}" '
@@ -46,8 +48,11 @@ for f in "$out"/ref-run*.log "$out"/series-run*.log; do
 	/:tasks [0-9]+\/[0-9]+ us/ { sub(/.*:tasks /, ""); tasks = $1 }
 	/reached .* us after the first admission/ { sub(/.*reached /, ""); fmax = $1 " us" }
 	/f_max never reached/ { fmax = "never" }
+	/worker: [0-9]+ wakeups/ { sub(/.*worker: /, ""); split($0, w, /[ ,]+/)
+		act = w[1] " (" w[3] " transitions), " w[6] " / " w[9] " us, " \
+			int(w[12] / w[1]) " us" }
 	/jobs, [0-9]+ late/ { sub(/.*jobs, /, ""); late += $1 }
 	/ramp [0-9]+ us, bound/ { sub(/.*ramp /, ""); ramps = ramps (ramps ? " / " : "") $1 }
-	END { printf "| %s | %s | %s | %s | %s | %d | %s |\n", k, r, total, tasks, fmax, late, ramps }
+	END { printf "| %s | %s | %s | %s | %s | %s | %d | %s |\n", k, r, total, tasks, fmax, act, late, ramps }
 	' "$f"
 done
