@@ -4,7 +4,8 @@
 #                 and print KTAP: one item per KUnit suite, per kselftest
 #                 binary, and a last one that fails on any kernel splat
 #   wbmode=demo   run the demo scenario (/wb/demo)
-#   wbmode=bench  print the hot-path figures (make bench)
+#   wbmode=bench  print the hot-path figures (make bench); with wbbench=dl
+#                 the deadline workloads instead (wbutils=, wbdur=)
 #   wbmode=torture  run dl_torture with wbtorture=ARG,ARG,... then the log check
 #   wbmode=shell  a shell on the console (make run)
 # Then it powers the guest off (QEMU runs with -no-reboot).
@@ -187,9 +188,121 @@ run_bench() {
 	done
 }
 
+# The CPUs of capacity 1024 ("big") and the others ("little"), as lists.
+cpus_of() {
+	for c in /sys/devices/system/cpu/cpu[0-9]*; do
+		cap=$(cat "$c/cpu_capacity" 2>/dev/null || echo 1024)
+		case $1 in
+		big)	[ "$cap" = 1024 ] && echo "${c##*cpu}" ;;
+		little)	[ "$cap" != 1024 ] && echo "${c##*cpu}" ;;
+		esac
+	done | sort -n | tr '\n' , | sed 's/,$//'
+}
+
+# capacity of a list of CPUs in big-CPU units (sum of cpu_capacity / 1024)
+capacity_of() {
+	for c in $(echo "$1" | tr , ' '); do
+		cat "/sys/devices/system/cpu/cpu$c/cpu_capacity" 2>/dev/null || echo 1024
+	done | awk '{ s += $1 } END { print s / 1024 }'
+}
+
+# periodic_tasks PREFIX U CAP WORK IN "PERIOD:WEIGHT ...": one task per
+# period, its reservation a WEIGHT share of U x CAP (CAP: the cluster's
+# capacity in big-CPU units), so that sum(runtime/period) = U x CAP.
+periodic_tasks() {
+	i=0
+	for pw in $6; do
+		awk -v p="${pw%:*}" -v w="${pw#*:}" -v u="$2" -v cap="$3" -v n="$1$i" \
+			-v work="$4" -v grp="$5" 'BEGIN {
+			printf "task %s runtime=%.3f period=%d work=%s in=%s\n", n, u * cap * w * p, p, work, grp }'
+		i=$((i + 1))
+	done
+}
+
+# make_set NAME U WORK DURATION_MS: a periodic set at total reservation U
+# of each cluster's capacity. The big CPUs stay in the root domain, the
+# LITTLE ones are a cpuset partition (as a big.LITTLE system would pin
+# its clusters). Few tasks with long periods: with several busy vCPUs the
+# emulation lets a vCPU stand still for tens of ms (README, virtual time)
+# and the kernel charges that jump of the CPU clock to the task at once; a
+# reservation smaller than the jump ends in debt and a lost period, a miss
+# that says nothing about the scheduler. Larger runtimes keep the slack
+# (runtime - work) above most jumps.
+make_set() {
+	big=$(cpus_of big) little=$(cpus_of little)
+	echo "name $1"
+	echo "duration $4"
+	echo "sample 20"
+	[ -n "$little" ] && echo "partition little $little"
+	periodic_tasks big "$2" "$(capacity_of "$big")" "$3" root "200:0.25 300:0.35 500:0.4"
+	[ -n "$little" ] && periodic_tasks little "$2" "$(capacity_of "$little")" "$3" little "300:0.5 500:0.5"
+}
+
+# mixed_set DURATION_MS: periodic tasks at half the capacity, and beside them
+# on the big CPUs a task that always has work and SCHED_FLAG_RECLAIM (how much
+# of the unused bandwidth GRUB gives it), on the LITTLE CPUs the same
+# reservation with and without SCHED_FLAG_DL_DEMOTION.
+mixed_set() {
+	make_set mixed 0.5 0.6 "$1"
+	echo "task reclaimer runtime=50 period=250 work=3 flags=reclaim in=root"
+	[ -n "$(cpus_of little)" ] || return 0
+	echo "task demoted runtime=25 period=250 work=3 flags=demotion in=little"
+	echo "task throttled runtime=25 period=250 work=3 in=little"
+}
+
+run_set() {
+	echo "# set $1:"
+	sed 's/^/#   /' /tmp/set.txt
+	/wb/dl_workload /tmp/set.txt
+	# the exited tasks' bandwidth comes back at their 0-lag time, at most
+	# one period (500 ms) later: the next set needs it for its admission
+	sleep 1
+}
+
+# The external cross-check: rt-tests' own deadline programs, their output
+# prefixed "rt cyclicdeadline " and "rt deadline_test " for the report.
+run_rt_tests() {
+	secs=$1
+	echo "# cyclicdeadline -t 4 -i 10000 -s 5000 -D $secs"
+	timeout $((secs + 30)) cyclicdeadline -q -t 4 -i 10000 -s 5000 -D "$secs" \
+		--json=/tmp/cd.json > /tmp/cd.out 2>&1
+	echo "rt cyclicdeadline rc=$?"
+	sed 's/^/rt cyclicdeadline /' /tmp/cd.out | tail -n 20
+	tr -d '\n' < /tmp/cd.json 2>/dev/null | sed 's/^/rt cyclicdeadline-json /'
+	echo
+	sleep 1
+	echo "# deadline_test -t 4 -i 10000 -s 5000 -p 50"
+	timeout $((secs * 6 + 60)) deadline_test -t 4 -i 10000 -s 5000 -p 50 > /tmp/dt.out 2>&1
+	echo "rt deadline_test rc=$?"
+	grep . /tmp/dt.out | sed 's/^/rt deadline_test /'
+}
+
+# make bench, the deadline workloads (bench/dl_workload.c): sets at each
+# total utilisation in wbutils= with fixed and variable execution times, the
+# mixed set, then rt-tests. wbdur= is each set's length in ms.
+run_dl_bench() {
+	echo "# dl bench on $(uname -r)"
+	for c in /sys/devices/system/cpu/cpufreq/policy*; do
+		[ -d "$c" ] && echo "# $(basename "$c"): CPUs $(cat "$c/related_cpus"), governor $(cat "$c/scaling_governor")"
+	done
+	dur=${wbdur:-4000}
+	for u in $(echo "${wbutils:-0.3,0.7}" | tr , ' '); do
+		# fixed: every job 0.6 of the runtime; variable: uniform 0.2-0.6
+		# (slack for the clock jumps, see make_set)
+		for exec in fixed:0.6 variable:0.2-0.6; do
+			make_set "${exec%%:*}-u$u" "$u" "${exec#*:}" "$dur" > /tmp/set.txt
+			run_set "${exec%%:*}-u$u"
+		done
+	done
+	mixed_set "$dur" > /tmp/set.txt
+	run_set mixed
+	run_rt_tests $((dur / 1000))
+	check_log 1 | sed 's/^ok 1/bench kernel_log_clean ok/;s/^not ok 1/bench kernel_log_clean FAILED/'
+}
+
 case ${wbmode:-shell} in
 test)	run_tests ;;
-bench)	run_bench ;;
+bench)	if [ "${wbbench:-}" = dl ]; then run_dl_bench; else run_bench; fi ;;
 torture) run_torture ;;
 demo)	/wb/demo ;;
 *)	echo "workbench guest: $(uname -r), $(nproc) CPUs; 'poweroff -f' or Ctrl-a x to leave"
