@@ -239,6 +239,28 @@ static unsigned long parse_cpulist(const char *s)
 
 /* ---- the machine ---- */
 
+/*
+ * Sort @cpu's OPPs by frequency: glob() lists the EM's "ps:FREQ" directories
+ * in text order (ps:1200000 before ps:400000), power_uw() needs them
+ * ascending.
+ */
+static void sort_opps(int cpu)
+{
+	int i, k;
+
+	for (i = 1; i < plat.nopps[cpu]; i++) {
+		unsigned int khz = plat.em_khz[cpu][i];
+		unsigned long uw = plat.em_uw[cpu][i];
+
+		for (k = i; k > 0 && plat.em_khz[cpu][k - 1] > khz; k--) {
+			plat.em_khz[cpu][k] = plat.em_khz[cpu][k - 1];
+			plat.em_uw[cpu][k] = plat.em_uw[cpu][k - 1];
+		}
+		plat.em_khz[cpu][k] = khz;
+		plat.em_uw[cpu][k] = uw;
+	}
+}
+
 /* The Energy Model of each performance domain, from debugfs. */
 static void read_energy_model(void)
 {
@@ -276,6 +298,7 @@ static void read_energy_model(void)
 				plat.em_uw[cpu][k] = read_ulong(p, 0);
 			}
 			plat.nopps[cpu] = k;
+			sort_opps(cpu);
 		}
 		globfree(&ps);
 	}
