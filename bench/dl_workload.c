@@ -79,8 +79,10 @@
  * Response time = finish - release; a job misses if it finishes after its
  * absolute deadline (release + deadline) or not at all. Shares are over the
  * release window [start, start + duration]: CPU time (or work units) the
- * task received in it / its length; "reserved" is runtime/period and
- * "demand" the mean work per job / period.
+ * task received in it / its length, a job running at the window's end
+ * counted up to there (to the chunk); "reserved" is runtime/period and
+ * "demand" the mean work per job / period. energy_mj is the task's energy
+ * in the same window (per job: energy_uj, the whole job).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -158,7 +160,7 @@ struct outcome {
 	int setattr_err, affinity_err;	/* 0 or errno; affinity -1: not asked */
 	uint64_t njobs;
 	uint64_t cpu_in_window;		/* CPU time in [start, end] */
-	double units_in_window, energy;
+	double units_in_window, energy_in_window;	/* units; uW x ns */
 	struct job *jobs;
 };
 
@@ -623,7 +625,10 @@ static int become_deadline_task(const struct task *t, struct outcome *o)
 	return 0;
 }
 
-/* Counts what the task received, and what it had at the end of the window. */
+/*
+ * Counts what the task received, credited chunk by chunk (a job still
+ * running at the window's end counts with the work it did up to there).
+ */
 struct meter {
 	uint64_t cpu;		/* thread CPU time at the last credit */
 	double units, energy;	/* since the start */
@@ -640,6 +645,7 @@ static void close_window(struct meter *m, struct outcome *o, uint64_t now)
 	m->window_closed = 1;
 	o->cpu_in_window = m->cpu - m->cpu0;
 	o->units_in_window = m->units;
+	o->energy_in_window = m->energy;
 }
 
 /*
@@ -652,13 +658,13 @@ static int do_work(struct meter *m, struct outcome *o, struct job *j, double wor
 {
 	int cpu = sched_getcpu();
 	unsigned int khz = cur_khz(cpu);
-	double done = 0;
 
 	m->cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	while (done < work) {
+	while (j->units < work) {
 		int cpu0 = cpu;
 		unsigned int khz0 = khz;
 		uint64_t c, now;
+		double units, energy;
 
 		do
 			c = clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -672,8 +678,12 @@ static int do_work(struct meter *m, struct outcome *o, struct job *j, double wor
 		 * frequency may change. The mean of both credits it
 		 * without leaning to either.
 		 */
-		done += (c - m->cpu) * (speed(cpu0, khz0) + speed(cpu, khz)) / 2;
-		j->energy += (c - m->cpu) * (power_uw(cpu0, khz0) + power_uw(cpu, khz)) / 2;
+		units = (c - m->cpu) * (speed(cpu0, khz0) + speed(cpu, khz)) / 2;
+		energy = (c - m->cpu) * (power_uw(cpu0, khz0) + power_uw(cpu, khz)) / 2;
+		j->units += units;
+		j->energy += energy;
+		m->units += units;
+		m->energy += energy;
 		j->cpu_ns += c - m->cpu;
 		if (c - m->cpu > j->max_step)
 			j->max_step = c - m->cpu;
@@ -684,10 +694,7 @@ static int do_work(struct meter *m, struct outcome *o, struct job *j, double wor
 		if (now >= stop)
 			break;
 	}
-	j->units = done;
-	m->units += done;
-	m->energy += j->energy;
-	return done < work ? -1 : 0;
+	return j->units < work ? -1 : 0;
 }
 
 /*
@@ -739,9 +746,10 @@ static void run_task(const struct task *t, const struct taskset *ts, int index,
 		release = next;
 		close_window(&m, o, clock_ns(CLOCK_MONOTONIC));
 	}
+	/* stopped before the window's end (cut job): it ends here */
 	m.cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	close_window(&m, o, clock_ns(CLOCK_MONOTONIC) > end ? clock_ns(CLOCK_MONOTONIC) : end);
-	o->energy = m.energy;
+	m.end = 0;
+	close_window(&m, o, 0);
 }
 
 /* ---- what the parent watches ---- */
@@ -925,7 +933,7 @@ static void print_task(const struct taskset *ts, const struct task *t, const str
 	       percentile(rt, n, 95) / 1e6, percentile(rt, n, 99) / 1e6,
 	       n ? rt[n - 1] / 1e6 : 0.0, o->cpu_in_window / dur, o->units_in_window / dur,
 	       (double)t->runtime / t->period,
-	       t->runtime * (t->work_lo + t->work_hi) / 2 / t->period, o->energy / 1e12);
+	       t->runtime * (t->work_lo + t->work_hi) / 2 / t->period, o->energy_in_window / 1e12);
 	free(rt);
 }
 
