@@ -56,12 +56,21 @@
  * Output, one record a line, all starting with "wl " (times in us from the
  * start, virtual time under QEMU -icount):
  *
- *   wl set NAME duration_ms=... seed=...
+ *   wl set NAME duration_ms=... seed=... sample_ms=...
  *   wl cpu N capacity=C max_khz=F            (max_khz=0: no cpufreq)
- *   wl em CPU khz=F power_uw=P               (the CPU's Energy Model)
+ *   wl em CPU khz=F power_uw=P               (the CPU's Energy Model,
+ *                                             ascending frequency)
  *   wl umax runtime_us=R period_us=P         (sched_rt_*: the GRUB limit)
+ *   wl fair_server CPU runtime_ns= period_ns= (debugfs sched/fair_server;
+ *                                             absent: no such file)
+ *   wl dlbw CPU total_bw=B                   (the CPU's root domain's
+ *           dl_bw->total_bw from debugfs sched/debug at the common start,
+ *           the tasks admitted: units of 2^-20 CPU; -1: not readable)
  *   wl task NAME runtime_us= deadline_us= period_us= work=A-B flags= in=
- *           setattr=ok|ERRNO affinity=ok|ERRNO|-
+ *           setattr=ok|ERRNO affinity=ok|ERRNO|- ran_flags=
+ *           (ran_flags: the flags it runs with; without demotion when the
+ *           kernel refused SCHED_FLAG_DL_DEMOTION with EINVAL, so that a
+ *           kernel without it still runs the same reservation, plain)
  *   wl job NAME J release start finish deadline cpu_us units_us cpu energy_uj
  *           work_us max_step_us
  *           (finish -1: the job did not end before the run stopped; work:
@@ -72,8 +81,8 @@
  *   wl tis POLICYCPUS KHZ TICKS              (time_in_state over the run,
  *                                             10 ms ticks)
  *   wl busy CPU BUSY TOTAL                   (/proc/stat over the run, ticks)
- *   wl summary NAME jobs= missed= unfinished= p50_ms= p95_ms= p99_ms=
- *           max_ms= cpu_share= work_share= reserved= demand= energy_mj=
+ *   wl summary NAME jobs= missed= unfinished= cpu_share= work_share=
+ *           energy_mj=
  *   wl end NAME
  *
  * Response time = finish - release; a job misses if it finishes after its
@@ -158,6 +167,7 @@ struct job {
 /* What a task reports back to the parent (shared memory). */
 struct outcome {
 	int setattr_err, affinity_err;	/* 0 or errno; affinity -1: not asked */
+	uint64_t ran_flags;		/* the sched_attr flags it runs with */
 	uint64_t njobs;
 	uint64_t cpu_in_window;		/* CPU time in [start, end] */
 	double units_in_window, energy_in_window;	/* units; uW x ns */
@@ -605,12 +615,20 @@ static int become_deadline_task(const struct task *t, struct outcome *o)
 		.size = sizeof(a), .policy = SCHED_DEADLINE_POLICY, .flags = t->flags,
 		.runtime = t->runtime, .deadline = t->deadline, .period = t->period,
 	};
+	long ret;
 
 	o->affinity_err = -1;
-	if (syscall(SYS_sched_setattr, 0, &a, 0)) {
+	ret = syscall(SYS_sched_setattr, 0, &a, 0);
+	if (ret && errno == EINVAL && (a.flags & FLAG_DEMOTION)) {
+		/* a kernel without demotion: the same reservation, plain */
+		a.flags &= ~FLAG_DEMOTION;
+		ret = syscall(SYS_sched_setattr, 0, &a, 0);
+	}
+	if (ret) {
 		o->setattr_err = errno;
 		return -1;
 	}
+	o->ran_flags = a.flags;
 	if (t->affinity[0]) {
 		unsigned long mask = parse_cpulist(t->affinity);
 		cpu_set_t set;
@@ -841,33 +859,58 @@ static int sample_frequencies(struct sample *s, int max, uint64_t start, uint64_
 
 /* ---- the report ---- */
 
-static int cmp_i64(const void *a, const void *b)
+/*
+ * The total_bw of each CPU's root domain (dl_bw->total_bw of its dl_rq in
+ * debugfs sched/debug, units of 2^-20 CPU); -1 where not found.
+ */
+static void read_dl_bw(long long *total_bw)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	FILE *f = fopen("/sys/kernel/debug/sched/debug", "r");
+	char line[256];
+	int cpu = -1, i;
 
-	return x < y ? -1 : x > y;
+	for (i = 0; i < MAX_CPUS; i++)
+		total_bw[i] = -1;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		long long v;
+
+		if (sscanf(line, "dl_rq[%d]:", &i) == 1)
+			cpu = i;
+		else if (cpu >= 0 && cpu < MAX_CPUS &&
+			 sscanf(line, " .dl_bw->total_bw : %lld", &v) == 1)
+			total_bw[cpu] = v;
+	}
+	fclose(f);
 }
 
-/* Nearest-rank percentile @p of @n sorted values. */
-static int64_t percentile(const int64_t *v, int n, double p)
+static void print_fair_servers(void)
 {
-	int rank = (int)(p / 100.0 * n + 0.999999);
+	int cpu;
 
-	if (!n)
-		return 0;
-	if (rank < 1)
-		rank = 1;
-	return v[rank > n ? n - 1 : rank - 1];
+	for (cpu = 0; cpu < plat.ncpus; cpu++) {
+		char p[96];
+		unsigned long runtime, period;
+
+		snprintf(p, sizeof(p), "/sys/kernel/debug/sched/fair_server/cpu%d/runtime", cpu);
+		runtime = read_ulong(p, ~0UL);
+		snprintf(p, sizeof(p), "/sys/kernel/debug/sched/fair_server/cpu%d/period", cpu);
+		period = read_ulong(p, ~0UL);
+		if (runtime != ~0UL && period != ~0UL)
+			printf("wl fair_server %d runtime_ns=%lu period_ns=%lu\n", cpu, runtime, period);
+	}
 }
 
-static void print_header(const struct taskset *ts)
+static void print_header(const struct taskset *ts, const long long *total_bw)
 {
 	int cpu, k;
 	unsigned long rt_runtime = read_ulong("/proc/sys/kernel/sched_rt_runtime_us", 0);
 	unsigned long rt_period = read_ulong("/proc/sys/kernel/sched_rt_period_us", 0);
 
-	printf("wl set %s duration_ms=%llu seed=%lu\n", ts->name,
-	       (unsigned long long)(ts->duration / NSEC_PER_MSEC), ts->seed);
+	printf("wl set %s duration_ms=%llu seed=%lu sample_ms=%g\n", ts->name,
+	       (unsigned long long)(ts->duration / NSEC_PER_MSEC), ts->seed,
+	       (double)ts->sample / NSEC_PER_MSEC);
 	printf("# work units = CPU time x cur_freq/max_freq x capacity/1024 (scaling_cur_freq,"
 	       " cpuinfo_max_freq, cpu_capacity): QEMU does not slow a vCPU down, the work"
 	       " model does; times are the guest's (virtual under -icount)\n");
@@ -877,6 +920,9 @@ static void print_header(const struct taskset *ts)
 			printf("wl em %d khz=%u power_uw=%lu\n", cpu, plat.em_khz[cpu][k], plat.em_uw[cpu][k]);
 	}
 	printf("wl umax runtime_us=%lu period_us=%lu\n", rt_runtime, rt_period);
+	print_fair_servers();
+	for (cpu = 0; cpu < plat.ncpus; cpu++)
+		printf("wl dlbw %d total_bw=%lld\n", cpu, total_bw[cpu]);
 }
 
 static const char *err_name(int err)
@@ -897,16 +943,15 @@ static const char *err_name(int err)
 static void print_task(const struct taskset *ts, const struct task *t, const struct outcome *o)
 {
 	uint64_t i, missed = 0, unfinished = 0;
-	int64_t *rt = malloc(sizeof(*rt) * (o->njobs + 1));
-	int n = 0;
 	double dur = ts->duration;
 
 	printf("wl task %s runtime_us=%llu deadline_us=%llu period_us=%llu work=%g-%g flags=0x%llx"
-	       " in=%s setattr=%s affinity=%s\n", t->name,
+	       " in=%s setattr=%s affinity=%s ran_flags=0x%llx\n", t->name,
 	       (unsigned long long)(t->runtime / 1000), (unsigned long long)(t->deadline / 1000),
 	       (unsigned long long)(t->period / 1000), t->work_lo, t->work_hi,
 	       (unsigned long long)t->flags, t->part >= 0 ? ts->p[t->part].name : "root",
-	       err_name(o->setattr_err), err_name(o->affinity_err));
+	       err_name(o->setattr_err), err_name(o->affinity_err),
+	       (unsigned long long)o->ran_flags);
 	for (i = 0; i < o->njobs; i++) {
 		const struct job *j = &o->jobs[i];
 
@@ -915,26 +960,17 @@ static void print_task(const struct taskset *ts, const struct task *t, const str
 		       j->finish < 0 ? -1LL : (long long)j->finish / 1000, (long long)j->deadline / 1000,
 		       (unsigned long long)j->cpu_ns / 1000, j->units / 1000, j->cpu, j->energy / 1e9,
 		       j->work / 1000, (unsigned long long)j->max_step / 1000);
-		if (j->finish < 0) {
+		if (j->finish < 0)
 			unfinished++;
+		if (j->finish < 0 || j->finish > j->deadline)
 			missed++;
-			continue;
-		}
-		if (j->finish > j->deadline)
-			missed++;
-		rt[n++] = j->finish - j->release;
 	}
-	qsort(rt, n, sizeof(*rt), cmp_i64);
-	printf("wl summary %s jobs=%llu missed=%llu unfinished=%llu p50_ms=%.3f p95_ms=%.3f"
-	       " p99_ms=%.3f max_ms=%.3f cpu_share=%.4f work_share=%.4f reserved=%.4f"
-	       " demand=%.4f energy_mj=%.3f\n", t->name,
+	/* response-time percentiles: the report computes them from the jobs */
+	printf("wl summary %s jobs=%llu missed=%llu unfinished=%llu cpu_share=%.4f"
+	       " work_share=%.4f energy_mj=%.3f\n", t->name,
 	       (unsigned long long)o->njobs, (unsigned long long)missed,
-	       (unsigned long long)unfinished, percentile(rt, n, 50) / 1e6,
-	       percentile(rt, n, 95) / 1e6, percentile(rt, n, 99) / 1e6,
-	       n ? rt[n - 1] / 1e6 : 0.0, o->cpu_in_window / dur, o->units_in_window / dur,
-	       (double)t->runtime / t->period,
-	       t->runtime * (t->work_lo + t->work_hi) / 2 / t->period, o->energy_in_window / 1e12);
-	free(rt);
+	       (unsigned long long)unfinished, o->cpu_in_window / dur,
+	       o->units_in_window / dur, o->energy_in_window / 1e12);
 }
 
 static void print_counters(const struct counters *a, const struct counters *b)
@@ -989,6 +1025,7 @@ int main(int argc, char **argv)
 	static struct taskset ts;
 	static struct sample samples[MAX_SAMPLES];
 	struct counters before, after;
+	long long total_bw[MAX_CPUS];
 	struct outcome *out;
 	uint64_t start;
 	int i, nsamples;
@@ -1017,6 +1054,7 @@ int main(int argc, char **argv)
 		}
 	}
 	sleep_until(start);
+	read_dl_bw(total_bw);
 	read_counters(&before);
 	nsamples = sample_frequencies(samples, MAX_SAMPLES, start, start + ts.duration, ts.sample);
 	read_counters(&after);
@@ -1024,7 +1062,7 @@ int main(int argc, char **argv)
 		;
 	remove_partitions(&ts);
 
-	print_header(&ts);
+	print_header(&ts, total_bw);
 	for (i = 0; i < ts.ntasks; i++)
 		print_task(&ts, &ts.t[i], &out[i]);
 	print_samples(samples, nsamples);
