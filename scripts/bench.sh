@@ -15,15 +15,16 @@
 #   variable execution times, a mixed set with SCHED_FLAG_RECLAIM and
 #   SCHED_FLAG_DL_DEMOTION, then rt-tests' cyclicdeadline and deadline_test.
 #   Its "base" is NOT the bare base: it is the base commit plus only the
-#   platform patches 0003 and 0004 (the test cpufreq driver's DT binding and
-#   the driver), so that both kernels have OPPs, schedutil and an Energy
-#   Model and the energy comparison is fair; without them the base would run
-#   every CPU at one fixed speed with no EM at all. Built from
-#   build/bench/base-plat-linux (the base tree exported by git archive, the
-#   two patches applied with git am) into build/bench/base-plat-arm64/.
+#   two platform patches (the test cpufreq driver's DT binding and the
+#   driver, found by their subjects in patches/), so that both kernels have
+#   OPPs, schedutil and an Energy Model and the energy comparison is fair;
+#   without them the base would run every CPU at one fixed speed with no EM
+#   at all. Built from build/bench/base-plat-linux (a worktree of
+#   build/linux at base, the two patches applied with git am) into
+#   build/bench/base-plat-arm64/. Both kernels boot RUNS times, alternating.
 #
 # BENCH=quick (default, a few minutes once the kernels are built): RUNS=2
-# hot-path boots per kernel, sets at U = 0.2, 0.5 and 0.8 of 6 s each.
+# boots per kernel and part, sets at U = 0.2, 0.5 and 0.8 of 6 s each.
 # BENCH=full: RUNS=5, U = 0.1 ... 0.8 in steps of 0.1, 20 s each.
 # The report goes to build/bench/report.md, the plots next to it.
 set -eu
@@ -42,12 +43,14 @@ PARTS=${PARTS:-hotpath dl}
 # than another python3 first in PATH (pyenv, a venv)
 PYTHON=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
 ROUNDS=${ROUNDS:-20000}
-BENCH=$BUILD/bench
+OUTDIR=$BUILD/bench
 BASE_TREE=$BUILD/base-linux
-PLAT_TREE=$BENCH/base-plat-linux
-PLATFORM_PATCHES="0003 0004"	# DT binding + test cpufreq driver
+PLAT_TREE=$OUTDIR/base-plat-linux
+# the platform patches, by subject: the DT binding, the test cpufreq driver
+PLATFORM_SUBJECTS="dt-bindings: cpufreq: Add linux,test-cpufreq
+cpufreq: Add a test driver for emulated machines"
 [ -d "$TREE/.git" ] || die "no $TREE (make tree)"
-mkdir -p "$BENCH"
+mkdir -p "$OUTDIR"
 
 # bench_kernel TREE OUT ARCH [BISECT]: a bench-config kernel, one kernel
 # build at a time on the host. BISECT=1 for a base: options the series adds
@@ -64,45 +67,59 @@ guest_root() {
 	OUT=$1 ARCH=$2 sh "$TOP/scripts/initramfs.sh"
 }
 
-# patch_file NNNN: the series' patch of that number
-patch_file() {
-	ls "$TOP/patches/$1"-*.patch
+# patch_by_subject SUBJECT: the series' patch file with that subject
+patch_by_subject() {
+	f=
+	for p in $(patches_in_series); do
+		sed -n 's/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//p' "$TOP/patches/$p" | head -n 1 |
+			grep -q -F -x -e "$1" && f="$TOP/patches/$p" && break
+	done
+	[ -n "$f" ] || die "no patch with the subject '$1' in patches/series"
+	echo "$f"
 }
 
-# The base tree for the arm64 deadline part: base + the platform patches.
+# The base tree for the arm64 deadline part: a worktree of build/linux at
+# base with the platform patches applied (git am, fixed committer date, as
+# make tree does). Reused while the stamp - the base commit and the patches'
+# checksums - is the same: worktree_at would check base out again and drop
+# the patches, so it is called only when the stamp differs.
 platform_base_tree() {
-	want=$(for n in $PLATFORM_PATCHES; do cksum < "$(patch_file "$n")"; done | cksum)
-	[ -f "$PLAT_TREE/.bench-stamp" ] && [ "$(cat "$PLAT_TREE/.bench-stamp")" = "$want" ] && return 0
-	say "base + platform patches ($PLATFORM_PATCHES) in ${PLAT_TREE#$TOP/}"
-	rm -rf "$PLAT_TREE"
-	mkdir -p "$PLAT_TREE"
-	git -C "$TREE" archive --format=tar base | tar -x -C "$PLAT_TREE"
-	# its own repository, so that build.sh sees a commit to configure by
-	git -C "$PLAT_TREE" init -q
-	git -C "$PLAT_TREE" add -A
-	git -C "$PLAT_TREE" -c user.name=bench -c user.email=bench@localhost commit -q -m base
-	for n in $PLATFORM_PATCHES; do
-		git -C "$PLAT_TREE" -c user.name=bench -c user.email=bench@localhost \
-			am -q "$(patch_file "$n")"
+	patches=$(echo "$PLATFORM_SUBJECTS" | while read -r subject; do
+		patch_by_subject "$subject"; done)
+	[ "$(echo "$patches" | grep -c .)" = "$(echo "$PLATFORM_SUBJECTS" | grep -c .)" ] ||
+		die "a platform patch is missing from patches/series"
+	# shellcheck disable=SC2086
+	want="$(git -C "$TREE" rev-parse base) $(cat $patches | cksum)"
+	stamp=$PLAT_TREE.stamp
+	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
+	say "base + the platform patches in ${PLAT_TREE#$TOP/}"
+	# an old copy made with git archive is no worktree
+	[ -f "$PLAT_TREE/.git" ] || rm -rf "$PLAT_TREE"
+	worktree_at "$PLAT_TREE" base
+	# no automatic gc in the middle of the kernel build (see tree.sh)
+	for p in $patches; do
+		GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+			git -C "$PLAT_TREE" -c gc.auto=0 am -q --keep-cr --whitespace=nowarn "$p" ||
+			{ git -C "$PLAT_TREE" am --abort; die "$p does not apply to base"; }
 	done
-	echo "$want" > "$PLAT_TREE/.bench-stamp"
+	echo "$want" > "$stamp"
 }
 
 hotpath_part() {
-	bench_kernel "$TREE" "$BENCH/$ARCH" "$ARCH"
-	guest_root "$BENCH/$ARCH" "$ARCH"
+	bench_kernel "$TREE" "$OUTDIR/$ARCH" "$ARCH"
+	guest_root "$OUTDIR/$ARCH" "$ARCH"
 	worktree_at "$BASE_TREE" base
-	bench_kernel "$BASE_TREE" "$BENCH/base-$ARCH" "$ARCH" 1
-	cp "$BENCH/$ARCH/initramfs.cpio" "$BENCH/base-$ARCH/initramfs.cpio"
-	rm -f "$BENCH"/*-run*.log	# a longer earlier run's would linger
+	bench_kernel "$BASE_TREE" "$OUTDIR/base-$ARCH" "$ARCH" 1
+	cp "$OUTDIR/$ARCH/initramfs.cpio" "$OUTDIR/base-$ARCH/initramfs.cpio"
+	rm -f "$OUTDIR"/*-run*.log	# a longer earlier run's would linger
 	logs=
 	i=1
 	while [ $i -le "$RUNS" ]; do
 		for k in base-$ARCH $ARCH; do
-			OUT=$BENCH/$k MODE=bench BOOTARGS="wbrounds=$ROUNDS" GUEST=$GUEST \
+			OUT=$OUTDIR/$k MODE=bench BOOTARGS="wbrounds=$ROUNDS" GUEST=$GUEST \
 				sh "$TOP/scripts/run.sh" >/dev/null
-			cp "$BENCH/$k/bench-$GUEST.log" "$BENCH/$k-run$i.log"
-			logs="$logs $k=$BENCH/$k-run$i.log"
+			cp "$OUTDIR/$k/bench-$GUEST.log" "$OUTDIR/$k-run$i.log"
+			logs="$logs $k=$OUTDIR/$k-run$i.log"
 		done
 		i=$((i + 1))
 	done
@@ -112,29 +129,47 @@ hotpath_part() {
 		# shellcheck disable=SC2086
 		"$PYTHON" "$TOP/scripts/bench_report.py" "base-$ARCH" "$ARCH" $logs
 		echo
-	} > "$BENCH/report-hotpath.md"
+	} > "$OUTDIR/report-hotpath.md"
+}
+
+# check_dl_log LOG: the guest ran every set and the kernel-log check
+check_dl_log() {
+	grep -q '^wl end mixed' "$1" || die "no end of the mixed set in $1: the workload did not finish"
+	grep -q '^bench kernel_log_clean' "$1" || die "no kernel-log check in $1: the guest did not finish"
 }
 
 dl_part() {
-	bench_kernel "$TREE" "$BENCH/arm64" arm64
-	guest_root "$BENCH/arm64" arm64
+	bench_kernel "$TREE" "$OUTDIR/arm64" arm64
+	guest_root "$OUTDIR/arm64" arm64
 	platform_base_tree
-	bench_kernel "$PLAT_TREE" "$BENCH/base-plat-arm64" arm64 1
-	cp "$BENCH/arm64/initramfs.cpio" "$BENCH/base-plat-arm64/initramfs.cpio"
-	for k in base-plat-arm64 arm64; do
-		OUT=$BENCH/$k MODE=bench GUEST=arm64 \
-			BOOTARGS="wbbench=dl wbutils=$UTILS wbdur=$DUR_MS" \
-			sh "$TOP/scripts/run.sh" >/dev/null
-		cp "$BENCH/$k/bench-arm64.log" "$BENCH/dl-$k.log"
+	bench_kernel "$PLAT_TREE" "$OUTDIR/base-plat-arm64" arm64 1
+	cp "$OUTDIR/arm64/initramfs.cpio" "$OUTDIR/base-plat-arm64/initramfs.cpio"
+	rm -f "$OUTDIR"/dl-*.log	# a longer earlier run's would linger
+	logs=
+	i=1
+	while [ $i -le "$RUNS" ]; do
+		for k in base-plat-arm64 arm64; do
+			OUT=$OUTDIR/$k MODE=bench GUEST=arm64 \
+				BOOTARGS="wbbench=dl wbutils=$UTILS wbdur=$DUR_MS" \
+				sh "$TOP/scripts/run.sh" >/dev/null
+			log=$OUTDIR/dl-$k-run$i.log
+			cp "$OUTDIR/$k/bench-arm64.log" "$log"
+			check_dl_log "$log"
+			case $k in
+			arm64)	logs="$logs series=$log" ;;
+			*)	logs="$logs base+platform=$log" ;;
+			esac
+		done
+		i=$((i + 1))
 	done
-	rm -f "$BENCH"/dl-*.png		# plots of sets this run did not have
-	"$PYTHON" "$TOP/scripts/bench_dl_report.py" "$BENCH" \
-		"base+platform=$BENCH/dl-base-plat-arm64.log" "series=$BENCH/dl-arm64.log" \
-		> "$BENCH/report-dl.md"
+	rm -f "$OUTDIR"/dl-*.png		# plots of sets this run did not have
+	# shellcheck disable=SC2086
+	"$PYTHON" "$TOP/scripts/bench_dl_report.py" "$OUTDIR" $logs > "$OUTDIR/report-dl.md" ||
+		die "bench_dl_report.py failed (see above)"
 }
 
 start=$(date +%s)
-rm -f "$BENCH/report-hotpath.md" "$BENCH/report-dl.md"
+rm -f "$OUTDIR/report-hotpath.md" "$OUTDIR/report-dl.md"
 for part in $PARTS; do
 	case $part in
 	hotpath) hotpath_part ;;
@@ -151,10 +186,10 @@ done
 	echo "is the guests' virtual time under QEMU -icount (it follows the instructions"
 	echo "executed); this run took $(( $(date +%s) - start )) s of the host's wall time."
 	echo
-	for f in "$BENCH/report-hotpath.md" "$BENCH/report-dl.md"; do
+	for f in "$OUTDIR/report-hotpath.md" "$OUTDIR/report-dl.md"; do
 		if [ -f "$f" ]; then cat "$f"; fi
 	done
-} > "$BENCH/report.md"
+} > "$OUTDIR/report.md"
 # the summary tables on the terminal; the rest is in the report
-sed -n '/^| figure/,/^$/p; /^### Summary/,/^- /p' "$BENCH/report.md" | grep -v '^- '
-echo "report: ${BENCH#$TOP/}/report.md"
+sed -n '/^| figure/,/^$/p; /^### Summary/,/^- /p' "$OUTDIR/report.md" | grep -v '^- '
+echo "report: ${OUTDIR#$TOP/}/report.md"
