@@ -44,8 +44,13 @@ help:
 	@echo '  make torture       the long bandwidth-accounting torture run in the guest:'
 	@echo '                     TORTURE="-s SEED -p PHASES -d SECONDS" (default: 20 phases'
 	@echo '                     of 30 s, seed 1; ARCH= and GUEST= choose the guest)'
-	@echo '  make bench         hot-path cost, base vs series, same run (default ARCH=x86_64,'
-	@echo '                     RUNS=3 boots each, ROUNDS=20000): build/bench/report.md'
+	@echo '  make bench         base vs series in one run, report and plots in build/bench/:'
+	@echo '                     hot-path cost (ARCH=x86_64 guest by default, RUNS boots'
+	@echo '                     each, ROUNDS=20000) and deadline workloads on the arm64'
+	@echo '                     big.LITTLE guest (task sets, misses, response times,'
+	@echo '                     shares, frequency, energy vs the optimum, rt-tests);'
+	@echo '                     BENCH=quick (default, a few minutes) or BENCH=full;'
+	@echo '                     PARTS="hotpath dl" chooses the parts'
 	@echo '  make clean         remove build/$$ARCH; make distclean removes build/'
 
 deps:
@@ -94,9 +99,11 @@ torture: guest
 
 # x86_64 unless ARCH is given: its guest runs the paths faster under TCG
 BENCH_ARCH = $(if $(filter command line,$(origin ARCH)),$(ARCH),x86_64)
+BENCH ?= quick
+PARTS ?= hotpath dl
 bench: deps build/linux/.git
 	@ARCH=$(BENCH_ARCH) GUEST=$(if $(filter command line,$(origin GUEST)),$(GUEST),$(BENCH_ARCH)) \
-	$(SH) scripts/bench.sh
+	BENCH=$(BENCH) PARTS="$(PARTS)" $(SH) scripts/bench.sh
 
 checkpatch: build/linux/.git
 	@$(SH) scripts/checkpatch.sh

@@ -10,7 +10,7 @@ HOST_PKGS="$PACKAGE=$VERSION make gcc libc6-dev flex bison bc libelf-dev libssl-
 	ccache cpio xz-utils rsync kmod perl python3 git quilt device-tree-compiler
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 	qemu-system-arm qemu-system-x86 seabios patch
-	busybox-static rt-tests rt-app"
+	busybox-static rt-tests rt-app python3-matplotlib"
 
 missing=
 for p in $HOST_PKGS; do

@@ -37,3 +37,13 @@ worktree_at() {
 patches_in_series() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series"
 }
+
+# run_locked CMD...: run CMD holding the host's kernel-build lock
+# ($KBUILD_LOCK), so that two kernel builds never share the host's cores.
+run_locked() {
+	if command -v flock >/dev/null; then
+		flock "${KBUILD_LOCK:-/tmp/kbuild.lock}" "$@"
+	else
+		"$@"
+	fi
+}
