@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Summarise the KTAP a guest printed: one line per failed or skipped test
-case, then `N passed, N failed[, N skipped]`. The failures come again at the
-end, each with the last diagnostic lines before it, so that the tail of a CI
+"""Summarise the KTAP a guest printed: one line per failed, skipped or
+expected-to-fail (XFAIL, counted as passed) test case, then `N passed,
+N failed[, N skipped]`. The failures come again at the end, each with the last diagnostic lines before it, so that the tail of a CI
 log says what failed and why. Exit 1 on any failure, on a
 missing result (fewer results than a plan announced), or when the log lacks
 the guest's end marker (it crashed, hung or timed out).
@@ -55,6 +55,9 @@ def parse(label, lines):
             if 'SKIP' in directive.upper():
                 skipped += 1
                 notes.append([indent, f'SKIP {name}: {directive}'])
+            elif ok and 'XFAIL' in directive.upper():
+                passed += 1     # an expected failure, listed like a skip
+                notes.append([indent, f'XFAIL {name}: {directive}'])
             elif ok:
                 passed += 1
             else:
