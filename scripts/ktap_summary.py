@@ -1,16 +1,11 @@
 #!/usr/bin/env python3
 """Summarise the KTAP a guest printed: one line per failed, skipped or
 expected-to-fail (XFAIL, counted as passed) test case, then `N passed,
-N failed[, N skipped]`. The failures come again at the end, each with the last diagnostic lines before it, so that the tail of a CI
-log says what failed and why. Exit 1 on any failure, on a
-missing result (fewer results than a plan announced), or when the log lacks
-the guest's end marker (it crashed, hung or timed out).
-
-A test case is a leaf result: a result line not closing a block of deeper
-results. A "not ok" that closes a block whose leaves all passed (a binary that
-crashed, a plan cut short) counts as one more failure, so nothing is lost.
-
-usage: ktap_summary.py LOG [LOG...]   (a label per log: ARCH=path)
+N failed[, N skipped]`. The failures come again at the end, each with the
+last diagnostic lines before it, so that the tail of a CI log says what
+failed and why. Exit 1 on any failure, on a missing result (fewer results
+than a plan announced), or when the log lacks the guest's end marker (it
+crashed, hung or timed out).
 """
 import re
 import sys
