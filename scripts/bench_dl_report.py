@@ -652,8 +652,8 @@ def plot_energy(runs, order, path):
             ax.plot(*zip(*sorted(opt.values())), ls=ls, marker='x', color='k',
                     label=f'optimum, {kind}')
     cap = f'{capacity(platform, platform.cpus):g}' if platform else '?'
-    ax.set_xlabel(f'total demanded utilisation (mean work / period, of {cap} big-CPU '
-                  'capacities)')
+    ax.set_xlabel(f'total demanded utilisation (mean work / period, of {cap} CPUs '
+                  'of capacity 1024)')
     ax.set_ylabel('workload energy over the window (mJ, Energy Model, mean of runs)')
     ax.set_title('Energy vs utilisation')
     ax.legend(fontsize=8)
@@ -768,6 +768,11 @@ How to read it (all times are the guest's virtual time under -icount):
     capacity/1024, U_o = TB - the set's admitted bandwidth (fair servers,
     schedutil's worker); shared in proportion to u_i, none above Umax,
     none below min(u_i/s, 1).
+  Both are models of a whole domain: they let the task use the spare
+  bandwidth of every CPU of it, while one thread runs on one CPU at a time
+  and, under a per-CPU rule, reclaims what the tasks beside it there leave.
+  Where the measured share is far from both, the models are what to check
+  first (see the README); they are not a verdict on either kernel.
   A task asking for SCHED_FLAG_DL_DEMOTION on a kernel without it ran with
   the same reservation, plain ("ran with").
 """
@@ -794,7 +799,7 @@ def check_logs(runs):
 def platform_text(s):
     caps = collections.Counter(c[0] for c in s.cpus.values())
     parts = ' + '.join(f'{n} x {cap}' for cap, n in sorted(caps.items(), reverse=True))
-    return f'{capacity(s, s.cpus):g} big CPUs: {parts}'
+    return f'{capacity(s, s.cpus):g} CPUs of capacity 1024: {parts}'
 
 
 def rt_args(runs, prog):
