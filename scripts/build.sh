@@ -40,7 +40,11 @@ if [ ! -f "$OUT/.config" ] || [ "$(cat "$OUT/.config-stamp" 2>/dev/null)" != "$s
 		CONFIG_*=*) grep -qx "$line" "$OUT/.config" ||
 			{ echo "  ${line%%=*}: asked ${line#*=}, got $(grep "^${line%%=*}=" "$OUT/.config" || echo 'not set')"; bad=1; } ;;
 		esac
-	done < "$OUT/fragments.config"
+	done <<-EOF
+	$(awk -F= '/^CONFIG_/ { if (!($1 in v)) order[n++] = $1; v[$1] = $0 }
+		END { for (i = 0; i < n; i++) print v[order[i]] }' "$OUT/fragments.config")
+	EOF
+	# (a later fragment overrides an earlier one: the last value asked counts)
 	# BISECT=1 (make bisect-check): an early patch may predate an option
 	[ $bad = 0 ] || [ "${BISECT:-0}" = 1 ] ||
 		die "options lost in the $ARCH config (a dependency is missing)"

@@ -12,6 +12,9 @@
 /bin/busybox --install -s
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 mount -t proc proc /proc
+# the kernel's boot, up to init's first step: CLOCK_MONOTONIC (ns), virtual
+# time under -icount
+BOOT_NS=$(sed -n 's/^now at \([0-9]*\) nsecs/\1/p' /proc/timer_list | head -n 1)
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
@@ -180,12 +183,32 @@ run_torture() {
 
 # make bench: the scheduler's hot paths (bench/sched_cost.c) and hackbench,
 # one "bench NAME VALUE UNIT" line per figure (virtual time under -icount)
+# hackbench_runs NAME: five hackbench runs (4 groups, pipes, processes) on
+# all CPUs, each a "bench NAME SECONDS s" line
+hackbench_runs() {
+	for i in 1 2 3 4 5; do
+		hackbench -P -p -g 4 -l 50 2>&1 | sed -n "s/^Time: *\(.*\)/bench $1 \1 s/p"
+	done
+}
+
 run_bench() {
 	echo "# bench on $(uname -r)"
+	[ -n "$BOOT_NS" ] && echo "bench boot $BOOT_NS ns"
 	/wb/sched_cost ${wbrounds:-20000}
-	for i in 1 2 3 4 5; do
-		hackbench -P -p -g 4 -l 50 2>&1 | sed -n 's/^Time: *\(.*\)/bench hackbench \1 s/p'
-	done
+	hackbench_runs hackbench
+	# The same with deadline tasks present: rt-tests' cyclicdeadline, two
+	# threads of 10 and 15 ms periods waking every period on any CPU (it
+	# stops itself after 60 s at the latest).
+	cyclicdeadline -q -t 2 -i 10000 -s 5000 -D 60 >/dev/null 2>&1 &
+	dl_pid=$!
+	sleep 1
+	if kill -0 $dl_pid 2>/dev/null; then
+		hackbench_runs hackbench_dl
+		kill $dl_pid
+	else
+		echo "# cyclicdeadline did not start: no hackbench_dl"
+	fi
+	wait $dl_pid 2>/dev/null
 }
 
 # The CPUs of capacity 1024 ("big") and the others ("little"), as lists.
