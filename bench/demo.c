@@ -37,19 +37,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sched_attr.h"
+
 #define MS		1000000ULL
 #define DURATION	(3000 * MS)
-#define FLAG_RECLAIM	0x02
-#define FLAG_DEMOTION	0x80
-
-struct dl_attr {
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t prio;
-	uint64_t runtime, deadline, period;
-	uint32_t util_min, util_max;
-};
 
 struct task {
 	const char *name;
@@ -106,10 +97,6 @@ static int write_file(const char *path, const char *s)
 
 static void run_task(const struct task *t, uint64_t start, struct result *r)
 {
-	struct dl_attr a = {
-		.size = sizeof(a), .policy = 6 /* SCHED_DEADLINE */, .flags = t->flags,
-		.runtime = t->runtime, .deadline = t->period, .period = t->period,
-	};
 	char pid[16];
 	uint64_t cpu0, release;
 
@@ -120,7 +107,7 @@ static void run_task(const struct task *t, uint64_t start, struct result *r)
 		if (r->err)
 			return;
 	}
-	if (syscall(SYS_sched_setattr, 0, &a, 0)) {
+	if (set_deadline(t->runtime, t->period, t->period, t->flags)) {
 		r->err = -errno;
 		return;
 	}

@@ -110,6 +110,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sched_attr.h"
+
 #define NSEC_PER_MSEC	1000000ULL
 #define NSEC_PER_SEC	1000000000ULL
 #define CHUNK_NS	(100 * 1000ULL)	/* CPU time between two work credits */
@@ -119,17 +121,6 @@
 #define MAX_OPPS	16
 #define MAX_SAMPLES	100000
 #define CGROOT		"/sys/fs/cgroup"
-#define SCHED_DEADLINE_POLICY	6
-#define FLAG_RECLAIM	0x02ULL
-#define FLAG_DEMOTION	0x80ULL
-
-struct dl_attr {
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t prio;
-	uint64_t runtime, deadline, period;
-};
 
 struct task {
 	char name[32];
@@ -611,24 +602,21 @@ static double job_work(const struct task *t, uint64_t *rng)
 
 static int become_deadline_task(const struct task *t, struct outcome *o)
 {
-	struct dl_attr a = {
-		.size = sizeof(a), .policy = SCHED_DEADLINE_POLICY, .flags = t->flags,
-		.runtime = t->runtime, .deadline = t->deadline, .period = t->period,
-	};
+	uint64_t flags = t->flags;
 	long ret;
 
 	o->affinity_err = -1;
-	ret = syscall(SYS_sched_setattr, 0, &a, 0);
-	if (ret && errno == EINVAL && (a.flags & FLAG_DEMOTION)) {
+	ret = set_deadline(t->runtime, t->deadline, t->period, flags);
+	if (ret && errno == EINVAL && (flags & FLAG_DEMOTION)) {
 		/* a kernel without demotion: the same reservation, plain */
-		a.flags &= ~FLAG_DEMOTION;
-		ret = syscall(SYS_sched_setattr, 0, &a, 0);
+		flags &= ~FLAG_DEMOTION;
+		ret = set_deadline(t->runtime, t->deadline, t->period, flags);
 	}
 	if (ret) {
 		o->setattr_err = errno;
 		return -1;
 	}
-	o->ran_flags = a.flags;
+	o->ran_flags = flags;
 	if (t->affinity[0]) {
 		unsigned long mask = parse_cpulist(t->affinity);
 		cpu_set_t set;

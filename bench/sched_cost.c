@@ -40,20 +40,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sched_attr.h"
+
 #define NSEC_PER_SEC	1000000000ULL
 #define MSEC		1000000ULL
 #define REPEATS		5
 #define CPU		"1"
 #define PART		"/sys/fs/cgroup/sched_cost"
-#define FLAG_RECLAIM	0x02
-
-struct attr {
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t priority;
-	uint64_t runtime, deadline, period;
-};
 
 static uint64_t now(void)
 {
@@ -76,12 +69,7 @@ static int write_str(const char *path, const char *s)
 
 static int set_dl(uint64_t runtime, uint64_t flags)
 {
-	struct attr a = {
-		.size = sizeof(a), .policy = 6 /* SCHED_DEADLINE */, .flags = flags,
-		.runtime = runtime, .deadline = 1000 * MSEC, .period = 1000 * MSEC,
-	};
-
-	return syscall(SYS_sched_setattr, 0, &a, 0);
+	return set_deadline(runtime, 1000 * MSEC, 1000 * MSEC, flags);
 }
 
 /* A partition of CPU 1 that this process (and its children) run in. */
