@@ -2,8 +2,9 @@
 """Summarise the KTAP a guest printed: one line per failed, skipped or
 expected-to-fail (XFAIL, counted as passed) test case, then `N passed,
 N failed[, N skipped]`. The failures come again at the end, each with the
-last diagnostic lines before it, so that the tail of a CI log says what
-failed and why. Exit 1 on any failure, on a missing result (fewer results
+failed assertions (kselftest_harness `file.c:N:test:Expected ...` and the
+message line after it) and the last diagnostic lines before it, so that the
+tail of a CI log says what failed and why. Exit 1 on any failure, on a missing result (fewer results
 than a plan announced), or when the log lacks the guest's end marker (it
 crashed, hung or timed out).
 """
@@ -14,6 +15,9 @@ RESULT = re.compile(r'^(\s*)(ok|not ok) (\d+)\s*-?\s*([^#]*?)\s*(?:#\s*(.*))?$')
 PLAN = re.compile(r'^(\s*)1\.\.(\d+)\s*$')
 DONE = '# wb: done'
 DIAG_LINES = 3
+ASSERT_LINES = 6
+# kselftest_harness: "file.c:LINE:test:Expected a (1) == b (2)"
+ASSERTION = re.compile(r'^#\s+(\S+\.c:\d+:)\S*:Expected ')
 # kselftest_harness lines that say nothing a result line does not
 BOILERPLATE = re.compile(r'^\s*#\s+(RUN|OK|FAIL|SKIP|PASSED:|FAILED:|Totals:)\s')
 
@@ -26,11 +30,21 @@ def parse(label, lines):
     failed_below = set()     # indents holding a failed result in the open blocks
     plans = {}               # indent -> [announced count, results seen]
     diag = []                # the last diagnostics since the previous result
+    asserts = []             # failed assertions since the previous result
+    assert_at = None         # "file.c:N:" of the last one: its message follows
     for line in lines:
         line = line.rstrip('\r\n')
         if line.lstrip().startswith('#') and not RESULT.match(line):
+            text = line.strip()
+            a = ASSERTION.match(text)
+            if a or (assert_at and text[1:].lstrip().startswith(assert_at)):
+                if len(asserts) < ASSERT_LINES:
+                    asserts.append(text)
+                assert_at = a.group(1) if a else None
+            else:
+                assert_at = None
             if not BOILERPLATE.match(line):
-                diag = (diag + [line.strip()])[-DIAG_LINES:]
+                diag = (diag + [text])[-DIAG_LINES:]
             continue
         m = PLAN.match(line)
         if m:
@@ -41,7 +55,8 @@ def parse(label, lines):
             continue
         indent, ok, name = len(m.group(1)), m.group(2) == 'ok', m.group(4)
         directive = m.group(5) or ''
-        why, diag = diag, []
+        why = asserts + [d for d in diag if d not in asserts]
+        diag, asserts, assert_at = [], [], None
         if indent in plans:
             plans[indent][1] += 1
         leaf = prev_indent is None or prev_indent <= indent
