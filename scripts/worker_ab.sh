@@ -1,9 +1,12 @@
 #!/bin/sh
-# make worker-ab [RUNS=3]: schedutil's worker thread, with the placeholder
-# reservation of 6.12 (the series up to the patch before "Give schedutil's
-# worker thread a real reservation") and with its real reservation (the whole
-# series), in the same run: dl_worker_test and dl_schedutil_test on the
-# arm64-slowswitch guest, RUNS boots of each kernel, alternating. The table:
+# sh scripts/worker_ab.sh [RUNS=3] [SIZED_US=3000]: schedutil's worker
+# thread, with the placeholder reservation of 6.12 (the series up to the
+# patch before "Give schedutil's worker thread a real reservation"), with its
+# real reservation (the whole series: Q_w estimated from the transition
+# latency), and with that reservation sized by schedutil's worker_runtime_us
+# to SIZED_US (the whole series, the tunable written at boot), in the same
+# run: dl_worker_test and dl_schedutil_test on the arm64-slowswitch guest,
+# RUNS boots of each, alternating. The table:
 # the partition's total_bw before the tasks, the delay to f_max with two
 # tasks at the admission limit, the worker's activations (wakeup to sleep:
 # count, transitions, response median and maximum, the CPU time charged to
@@ -13,6 +16,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 RUNS=${RUNS:-3}
+SIZED_US=${SIZED_US:-3000}
 GUEST=arm64-slowswitch
 TESTS='*dl_worker_test*,*dl_schedutil_test*'
 SUBJECT="Give schedutil's worker thread a real reservation"
@@ -30,10 +34,13 @@ out=$BUILD/worker-ab
 mkdir -p "$out"
 i=1
 while [ $i -le "$RUNS" ]; do
-	for k in ref series; do
+	for k in ref series sized; do
 		dir=$BUILD/arm64
+		args=
 		[ $k = ref ] && dir=$BUILD/ref-arm64
-		OUT=$dir MODE=test GUEST=$GUEST TESTS=$TESTS sh "$TOP/scripts/run.sh" >/dev/null || true
+		[ $k = sized ] && args="wbsugov_runtime_us=$SIZED_US"
+		OUT=$dir MODE=test GUEST=$GUEST TESTS=$TESTS BOOTARGS="$args" \
+			sh "$TOP/scripts/run.sh" >/dev/null || true
 		cp "$dir/test-$GUEST.log" "$out/$k-run$i.log"
 	done
 	i=$((i + 1))
@@ -41,7 +48,7 @@ done
 
 printf '| kernel | run | partition total_bw | tasks | f_max after | worker activations, response median / max, CPU time per activation | late jobs | ramps U=10/30/50/70%%, us |\n'
 printf '|---|---|---|---|---|---|---|---|\n'
-for f in "$out"/ref-run*.log "$out"/series-run*.log; do
+for f in "$out"/ref-run*.log "$out"/series-run*.log "$out"/sized-run*.log; do
 	k=$(basename "$f" .log)
 	awk -v k="${k%-run*}" -v r="${k#*-run}" '
 	/partition: total_bw/ { sub(/.*total_bw /, ""); sub(/,.*/, ""); total = $0 }
