@@ -183,12 +183,26 @@ run_torture() {
 
 # make bench: the scheduler's hot paths (bench/sched_cost.c) and hackbench,
 # one "bench NAME VALUE UNIT" line per figure (virtual time under -icount)
-# hackbench_runs NAME: five hackbench runs (4 groups, pipes, processes) on
-# all CPUs, each a "bench NAME SECONDS s" line
+# hackbench_runs NAME [CMD...]: five hackbench runs (4 groups, pipes,
+# processes) on all CPUs, or through CMD, each a "bench NAME SECONDS s" line
 hackbench_runs() {
+	name=$1
+	shift
 	for i in 1 2 3 4 5; do
-		hackbench -P -p -g 4 -l 50 2>&1 | sed -n "s/^Time: *\(.*\)/bench $1 \1 s/p"
+		"$@" hackbench -P -p -g 4 -l 50 2>&1 |
+			sed -n "s/^Time: *\(.*\)/bench $name \1 s/p"
 	done
+}
+
+# on_cpu1 CMD...: CMD in a cpuset of CPU 1 alone. Four vCPUs take turns on
+# one host thread under TCG, so work spread over them finishes at a time
+# that depends on how the turns fell; on one vCPU it follows the
+# instructions, and a 1% difference can be read.
+on_cpu1() {
+	mkdir -p /sys/fs/cgroup/bench_cpu1
+	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
+	echo 1 >/sys/fs/cgroup/bench_cpu1/cpuset.cpus
+	sh -c 'echo $$ >/sys/fs/cgroup/bench_cpu1/cgroup.procs && exec "$@"' on_cpu1 "$@"
 }
 
 run_bench() {
@@ -196,6 +210,7 @@ run_bench() {
 	[ -n "$BOOT_NS" ] && echo "bench boot $BOOT_NS ns"
 	/wb/sched_cost ${wbrounds:-20000}
 	hackbench_runs hackbench
+	hackbench_runs hackbench_cpu1 on_cpu1
 	# The same with deadline tasks present: rt-tests' cyclicdeadline, two
 	# threads of 10 and 15 ms periods waking every period on any CPU (it
 	# stops itself after 60 s at the latest).
@@ -351,6 +366,20 @@ run_dl_bench() {
 	run_rt_tests $((dur / 1000))
 	check_log 1 | sed 's/^ok 1/bench kernel_log_clean ok/;s/^not ok 1/bench kernel_log_clean FAILED/'
 }
+
+# wbsugov_runtime_us=N: schedutil's worker_runtime_us for every policy,
+# before anything runs (scripts/worker_ab.sh)
+if [ -n "${wbsugov_runtime_us:-}" ]; then
+	for f in /sys/devices/system/cpu/cpufreq/schedutil/worker_runtime_us \
+		/sys/devices/system/cpu/cpu*/cpufreq/schedutil/worker_runtime_us; do
+		[ -f "$f" ] || continue
+		if echo "$wbsugov_runtime_us" >"$f"; then
+			echo "# $f: $wbsugov_runtime_us"
+		else
+			echo "# $f: $wbsugov_runtime_us refused"
+		fi
+	done
+fi
 
 case ${wbmode:-shell} in
 test)	run_tests ;;
