@@ -50,7 +50,9 @@ help:
 	@echo '                     big.LITTLE guest (task sets, misses, response times,'
 	@echo '                     shares, frequency, energy vs the optimum, rt-tests);'
 	@echo '                     BENCH=quick (default, a few minutes) or BENCH=full;'
-	@echo '                     PARTS="hotpath dl" chooses the parts'
+	@echo '                     PARTS="hotpath dl" chooses the parts; BASE_REF=REV compares'
+	@echo '                     the hot paths against the kernel tree at REV (HEAD~1: the'
+	@echo '                     last patch alone) instead of the unpatched base'
 	@echo '  make clean         remove build/$$ARCH; make distclean removes build/'
 
 deps:

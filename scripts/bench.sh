@@ -23,6 +23,10 @@
 #   build/linux at base, the two patches applied with git am) into
 #   build/bench/base-plat-arm64/. Both kernels boot RUNS times, alternating.
 #
+# BASE_REF=REV (hotpath only): the "base" kernel is the kernel tree at REV
+#   instead of the unpatched base, e.g. BASE_REF=HEAD~1 for the cost of the
+#   series' last patch (a commit of build/linux; `make tree` rebuilds it).
+#
 # BENCH=quick (default, a few minutes once the kernels are built): RUNS=2
 # boots per kernel and part, sets at U = 0.2, 0.5 and 0.8 of 6 s each.
 # BENCH=full: RUNS=5, U = 0.1 ... 0.8 in steps of 0.1, 20 s each.
@@ -39,6 +43,7 @@ full)	RUNS=${RUNS:-5}; UTILS=${UTILS:-0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8}; DUR_MS=$
 *)	die "BENCH must be quick or full, not $BENCH_MODE" ;;
 esac
 PARTS=${PARTS:-hotpath dl}
+BASE_REF=${BASE_REF:-base}
 # Debian's python3, where python3-matplotlib (make deps) is installed, rather
 # than another python3 first in PATH (pyenv, a venv)
 PYTHON=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
@@ -108,7 +113,10 @@ platform_base_tree() {
 hotpath_part() {
 	bench_kernel "$TREE" "$OUTDIR/$ARCH" "$ARCH"
 	guest_root "$OUTDIR/$ARCH" "$ARCH"
-	worktree_at "$BASE_TREE" base
+	# resolved in the kernel tree: in the worktree, HEAD is the worktree's
+	base_rev=$(git -C "$TREE" rev-parse --verify -q "$BASE_REF^{commit}") ||
+		die "BASE_REF=$BASE_REF is no commit of ${TREE#$TOP/}"
+	worktree_at "$BASE_TREE" "$base_rev"
 	bench_kernel "$BASE_TREE" "$OUTDIR/base-$ARCH" "$ARCH" 1
 	cp "$OUTDIR/$ARCH/initramfs.cpio" "$OUTDIR/base-$ARCH/initramfs.cpio"
 	rm -f "$OUTDIR"/*-run*.log	# a longer earlier run's would linger
@@ -124,8 +132,13 @@ hotpath_part() {
 		i=$((i + 1))
 	done
 	{
-		echo "## Hot paths ($ARCH guest, bench/sched_cost.c and hackbench)"
+		echo "## Hot paths ($GUEST guest, bench/sched_cost.c and hackbench)"
 		echo
+		if [ "$BASE_REF" != base ]; then
+			echo "\"base\" here is the kernel tree at $BASE_REF" \
+				"($(git -C "$TREE" log -1 --format='%h %s' "$base_rev")), not the unpatched base."
+			echo
+		fi
 		# shellcheck disable=SC2086
 		"$PYTHON" "$TOP/scripts/bench_report.py" "base-$ARCH" "$ARCH" $logs
 		echo
