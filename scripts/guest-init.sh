@@ -156,15 +156,20 @@ torture_watchdog() {
 run_torture() {
 	echo "KTAP version 1"
 	echo "1..2"
-	# the run's length (-p phases of -d seconds, defaults 3 x 5) and 60 s
-	# a phase for the checks and the restores, then the watchdog speaks
+	# the run's length (-p phases of -d seconds for each -s seed, defaults
+	# 3 x 5 for seeds 1 and 3) and 60 s a phase for the checks and the
+	# restores, then the watchdog speaks
 	set -- $(echo "$wbtorture" | tr , ' ')
-	phases=3 secs=5
+	phases=3 secs=5 seeds=2
 	while [ $# -gt 1 ]; do
-		case $1 in -p) phases=$2 ;; -d) secs=${2%.*} ;; esac
+		case $1 in
+		-p) phases=$2 ;;
+		-d) secs=${2%.*} ;;
+		-s) seeds=$(echo "$2" | tr : '\n' | wc -l) ;;
+		esac
 		shift
 	done
-	torture_watchdog $((phases * (secs + 60))) > /dev/console 2>&1 &
+	torture_watchdog $((seeds * phases * (secs + 60))) > /dev/console 2>&1 &
 	watchdog=$!
 	# streamed, not collected: a long run shows its phases as they end
 	{ ( cd /kselftest/sched/deadline && ./dl_torture $(echo "$wbtorture" | tr , ' ') )
