@@ -27,7 +27,8 @@ help:
 	@echo '  make export-check  fail if build/linux holds work that patches/ lacks'
 	@echo '  make apply KERNEL=/path/to/linux-6.12   apply the series to your own tree'
 	@echo '  make checkpatch    checkpatch.pl --strict on every patch'
-	@echo '  make bisect-check  build every patch on its own, arm64 and x86_64 (long)'
+	@echo '  make bisect-check  build every patch on its own, arm64 and x86_64 (long;'
+	@echo '                     FROM=N: from patch N on)'
 	@echo
 	@echo 'Pieces (ARCH=arm64|x86_64, default arm64):'
 	@echo '  make deps          install the Debian packages (root)'
@@ -112,7 +113,7 @@ checkpatch: build/linux/.git
 	@$(SH) scripts/checkpatch.sh
 
 bisect-check: build/linux/.git
-	@$(SH) scripts/bisect-check.sh; \
+	@FROM="$(FROM)" $(SH) scripts/bisect-check.sh; \
 	python3 scripts/ktap_summary.py bisect=build/bisect-check.log
 
 test: deps

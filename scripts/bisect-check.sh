@@ -2,6 +2,7 @@
 # make bisect-check: build every patch of the series on its own, for arm64 and
 # x86_64, in the usual build dirs (incrementally), as KTAP in
 # build/bisect-check.log; then return build/linux to where it was.
+# FROM=N starts at patch N (the patches before it were checked already).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -10,6 +11,10 @@ sh "$TOP/scripts/export.sh" --check >/dev/null ||
 GIT="git -C $TREE"
 head=$($GIT rev-parse --abbrev-ref HEAD)
 commits=$($GIT rev-list --reverse base..HEAD)
+FROM=${FROM:-1}
+case $FROM in *[!0-9]* | '' | 0) die "FROM=$FROM: a patch number, 1 or more" ;; esac
+commits=$(echo "$commits" | tail -n +"$FROM")
+[ -n "$commits" ] || die "FROM=$FROM: the series has fewer patches"
 trap '$GIT checkout -q "$head"' EXIT
 LOG=$BUILD/bisect-check.log
 n=0
