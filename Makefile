@@ -39,6 +39,8 @@ help:
 	@echo '  make run           boot the guest to a shell (Ctrl-a x quits)'
 	@echo '  make test-guest    run the tests in one guest (TESTS=glob,glob selects)'
 	@echo '                     GUEST=arm64-slowswitch: the same kernel, cpufreq slow switch'
+	@echo '                     TESTARGS="-v VARIANT" passes arguments to each kselftest'
+	@echo '                     binary, REPEAT=N runs the selection N times (a flake hunt)'
 	@echo '  make test-base     the same tests on the unpatched base kernel (same config,'
 	@echo '                     series initramfs), e.g. TESTS=*grub* ARCH=x86_64;'
 	@echo '                     REF=N: on the series up to its patch N instead'

@@ -1,6 +1,8 @@
 #!/bin/sh
 # /init of the test guest (busybox). The kernel command line selects what runs:
-#   wbmode=test   run the tests (wbtests=name,name,... to select; glob patterns)
+#   wbmode=test   run the tests (wbtests=name,name,... to select; glob patterns;
+#                 wbargs=ARG,ARG,... passed to every kselftest binary, e.g.
+#                 -v,VARIANT; wbrepeat=N runs the selection N times)
 #                 and print KTAP: one item per KUnit suite, per kselftest
 #                 binary, and a last one that fails on any kernel splat
 #   wbmode=demo   run the demo scenario (/wb/demo)
@@ -108,7 +110,9 @@ run_item() {
 		cat "/sys/kernel/debug/kunit/$name/results" > $out
 		if grep -q '^not ok' $out; then rc=1; else rc=0; fi ;;
 	kselftest)
-		( cd "/kselftest/${name%/*}" && "./${name##*/}" ) > $out 2>&1
+		# shellcheck disable=SC2046
+		( cd "/kselftest/${name%/*}" &&
+		  "./${name##*/}" $(echo "${wbargs:-}" | tr , ' ') ) > $out 2>&1
 		rc=$? ;;
 	tools)
 		check_tools > $out 2>&1
@@ -126,8 +130,14 @@ run_item() {
 }
 
 run_tests() {
-	items=$(list_items | while read -r i; do selected "$i" && echo "$i"; done)
-	total=$(($(echo "$items" | grep -c .) + 1))
+	once=$(list_items | while read -r i; do selected "$i" && echo "$i"; done)
+	items=
+	r=0
+	while [ $r -lt "${wbrepeat:-1}" ]; do
+		items="$items $once"
+		r=$((r + 1))
+	done
+	total=$(($(echo $items | wc -w) + 1))
 	echo "KTAP version 1"
 	echo "1..$total"
 	n=0

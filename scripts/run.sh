@@ -1,6 +1,7 @@
 #!/bin/sh
 # Boot a guest: GUEST=<a platforms/ file> (default: $ARCH), MODE=test|demo|shell,
-# TESTS=glob,glob (test mode), BOOTARGS= more kernel parameters (for example
+# TESTS=glob,glob (test mode), TESTARGS="-v VARIANT" arguments for every
+# kselftest binary and REPEAT=N runs of the selection (test mode), BOOTARGS= more kernel parameters (for example
 # trace_buf_size=8M for an instrumented kernel). The console goes to the terminal and to
 # build/<arch>/<mode>-<guest>.log.
 # Timing runs use -icount: one instruction is 2^shift ns of virtual time
@@ -22,6 +23,8 @@ OUT=${OUT:-$BUILD/$ARCH}
 platform_prepare
 
 APPEND="console=$CONSOLE panic=-1 wbmode=$MODE wbtests=${TESTS:-} $PLATFORM_EXPECT ${PLATFORM_APPEND:-} ${BOOTARGS:-}"
+[ -n "${TESTARGS:-}" ] && APPEND="$APPEND wbargs=$(echo "$TESTARGS" | tr ' ' ,)"
+[ -n "${REPEAT:-}" ] && APPEND="$APPEND wbrepeat=$REPEAT"
 [ -n "${TORTURE:-}" ] && APPEND="$APPEND wbtorture=$(echo "$TORTURE" | tr ' ' ,)"
 # Only emergencies on the console: the guest reads the kernel log itself and
 # fails on any splat; this keeps kernel lines out of the middle of KTAP lines.
