@@ -23,6 +23,14 @@
  *		time (about 5%) is in the figure on both kernels
  *   setattr_dl	one sched_setattr() changing a deadline task's runtime
  *		(admission control and the bandwidth update)
+ *   pipe_fifo	the ping-pong between two SCHED_FIFO tasks (priority 10) on
+ *		the CPU's own RT queue: the RT class's paths
+ *   pipe_fifo_group	the same with the partition's cgroup given a
+ *		FIFO/RR reservation of 800/1000 ms (cpu.rt.max): the tasks
+ *		run in the group's deadline server, which pick and charge go
+ *		through. A kernel without cpu.rt.max runs the plain FIFO
+ *		ping-pong here, so that the ratio of this line is the cost of
+ *		a reserved group against plain FIFO on the base.
  *
  * pipe_dl_reclaim is not only a cost: how fast a reclaiming task's runtime
  * goes decides when a wakeup gets a new deadline, so which task preempts
@@ -134,9 +142,20 @@ static pid_t start_periodic_dl(void)
 	}
 }
 
+#define PIPE_FIFO	(-2)
+
+static int set_class(long long dl_flags)
+{
+	if (dl_flags == PIPE_FIFO)
+		return sched_setscheduler(0, SCHED_FIFO,
+					  &(struct sched_param){ .sched_priority = 10 });
+	return dl_flags >= 0 ? set_dl(400 * MSEC, dl_flags) : 0;
+}
+
 /*
- * ns per round trip between two tasks of the class @dl_flags says (-1: CFS),
- * with a periodic deadline task beside them if @beside.
+ * ns per round trip between two tasks of the class @dl_flags says (-1: CFS,
+ * PIPE_FIFO: SCHED_FIFO), with a periodic deadline task beside them if
+ * @beside.
  */
 static double pipe_round_trip(long rounds, long long dl_flags, int beside)
 {
@@ -157,11 +176,11 @@ static double pipe_round_trip(long rounds, long long dl_flags, int beside)
 	}
 	child = fork();
 	if (!child) {
-		if (dl_flags >= 0 && set_dl(400 * MSEC, dl_flags))
+		if (set_class(dl_flags))
 			_exit(2);
 		echo(ab[0], ba[1], rounds);
 	}
-	if (dl_flags >= 0 && set_dl(400 * MSEC, dl_flags)) {
+	if (set_class(dl_flags)) {
 		kill(child, SIGKILL);
 		return -1;
 	}
@@ -170,7 +189,7 @@ static double pipe_round_trip(long rounds, long long dl_flags, int beside)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
 			break;
 	t1 = now();
-	if (dl_flags >= 0)
+	if (dl_flags >= 0 || dl_flags == PIPE_FIFO)
 		sched_setscheduler(0, SCHED_OTHER, &(struct sched_param){ 0 });
 	waitpid(child, &status, 0);
 	if (dl > 0) {
@@ -275,6 +294,16 @@ int main(int argc, char **argv)
 	for (i = 0; i < REPEATS; i++)
 		v[i] = setattr_cost(rounds / 4);
 	report("setattr_dl", v);
+	for (i = 0; i < REPEATS; i++)
+		v[i] = pipe_round_trip(rounds, PIPE_FIFO, 0);
+	report("pipe_fifo", v);
+	/* the partition's cgroup reserved, if the kernel has cpu.rt.max */
+	write_str("/sys/fs/cgroup/cgroup.subtree_control", "+cpu");
+	write_str(PART "/cpu.rt.max", "800000 1000000");
+	for (i = 0; i < REPEATS; i++)
+		v[i] = pipe_round_trip(rounds, PIPE_FIFO, 0);
+	report("pipe_fifo_group", v);
+	write_str(PART "/cpu.rt.max", "max");
 	leave_partition();
 	return 0;
 }
