@@ -17,7 +17,8 @@ help:
 	@echo
 	@echo 'Main commands (each installs what it needs with apt-get):'
 	@echo '  make demo          build the patched arm64 kernel, boot the big.LITTLE guest,'
-	@echo '                     run a short deadline scenario and print its table'
+	@echo '                     run a short deadline scenario and print its table, then'
+	@echo '                     a FIFO pipeline in a cpu.rt.max group beside a FIFO hog'
 	@echo '  make test          both architectures: build, boot, run KUnit + kselftests,'
 	@echo '                     checkpatch every patch; ends with "N passed, N failed"'
 	@echo
