@@ -28,12 +28,14 @@ APPEND="console=$CONSOLE panic=-1 wbmode=$MODE wbtests=${TESTS:-} $PLATFORM_EXPE
 [ -n "${TORTURE:-}" ] && APPEND="$APPEND wbtorture=$(echo "$TORTURE" | tr ' ' ,)"
 # Only emergencies on the console: the guest reads the kernel log itself and
 # fails on any splat; this keeps kernel lines out of the middle of KTAP lines.
+# LOGLEVEL=N raises it for a debugging run (pr_info() of an instrumented
+# kernel is LOGLEVEL=7), at the price of kernel lines among the KTAP ones.
 # A guest that hangs never gets to read its log, so a hang panics instead:
 # a task blocked for 120 s of guest time, a soft lockup or an RCU stall.
 # panic() raises the console level, and panic_print=0x20 replays the whole
 # kernel log on the console, so the report reaches build/<arch>/*.log.
 HANG_PANIC="hung_task_panic=1 softlockup_panic=1 panic_on_rcu_stall=1 panic_print=0x20"
-[ "$MODE" = shell ] || APPEND="$APPEND loglevel=1 $HANG_PANIC"
+[ "$MODE" = shell ] || APPEND="$APPEND loglevel=${LOGLEVEL:-1} $HANG_PANIC"
 ICOUNT_ARGS=
 [ -n "$ICOUNT" ] && ICOUNT_ARGS="-icount $ICOUNT"
 LOG=$OUT/$MODE-$GUEST.log
