@@ -1,6 +1,7 @@
 #!/bin/sh
 # make bisect-check: build every patch of the series on its own, for arm64 and
-# x86_64, in the usual build dirs (incrementally), as KTAP in
+# x86_64, in the usual build dirs (incrementally): the kernel, and the
+# kselftests where the patch touches tools/testing/selftests; as KTAP in
 # build/bisect-check.log; then return build/linux to where it was.
 # FROM=N starts at patch N (the patches before it were checked already).
 set -u
@@ -26,7 +27,11 @@ n=0
 		subject=$($GIT log -1 --format=%s "$c")
 		for arch in arm64 x86_64; do
 			n=$((n + 1))
-			if ARCH=$arch BISECT=1 sh "$TOP/scripts/build.sh" >"$BUILD/bisect-$arch.out" 2>&1; then
+			tests=
+			git -C "$TREE" diff --quiet "$c~1" "$c" -- tools/testing/selftests ||
+				tests="ARCH=$arch sh $TOP/scripts/selftests.sh"
+			if { ARCH=$arch BISECT=1 sh "$TOP/scripts/build.sh" &&
+			     { [ -z "$tests" ] || env $tests; }; } >"$BUILD/bisect-$arch.out" 2>&1; then
 				echo "ok $n $arch: $subject"
 			else
 				tail -n 20 "$BUILD/bisect-$arch.out" | sed 's/^/# /'

@@ -24,9 +24,11 @@ command -v ccache >/dev/null && CC="ccache $CC"
 KMAKE="make -s -C $TREE O=$OUT ARCH=$ARCH CROSS_COMPILE=$CROSS -j$JOBS"
 
 mkdir -p "$OUT"
-# Configure only when a fragment or the tree changed: a fresh .config makes
-# kbuild re-check everything, which costs a minute even when nothing changed.
-stamp=$(cat $FRAGS | cksum)-$(git -C "$TREE" rev-parse HEAD 2>/dev/null || echo none)
+# Configure only when a fragment or a Kconfig file of the tree changed: a
+# fresh .config makes kbuild re-check everything, which costs a minute even
+# when nothing changed (make bisect-check builds every patch).
+kconfigs=$(cd "$TREE" && git ls-files -z -- '*Kconfig*' 2>/dev/null | xargs -0 cat | cksum)
+stamp=$(cat $FRAGS | cksum)-$kconfigs
 if [ ! -f "$OUT/.config" ] || [ "$(cat "$OUT/.config-stamp" 2>/dev/null)" != "$stamp" ]; then
 	say "configuring $ARCH: allnoconfig + $(echo $FRAGS | sed "s|$TOP/||g")"
 	cat $FRAGS > "$OUT/fragments.config"
