@@ -1,6 +1,12 @@
 #!/bin/sh
-# make export: write patches/ (NNNN-*.patch and series) from the commits
-# base..HEAD of build/linux.
+# make export: write patches/ from the commits base..HEAD of build/linux, one
+# directory per topic series. A topic is the commits up to and including the
+# branch topic/NN-name (make tree creates these branches; rebase.updateRefs
+# keeps them across rebases), after the previous topic's: patches/NN-name/
+# holds its git format-patch files numbered within it, its quilt "series"
+# and 0000-cover-letter.patch, made from the hand-written cover-letter.txt
+# there (first line: the subject; then the blurb). patches/series lists every
+# patch in order, for quilt push -a.
 # make export-check (--check): exit 1 if build/linux holds uncommitted changes
 # or commits whose export differs from patches/.
 set -eu
@@ -8,20 +14,47 @@ set -eu
 
 [ -d "$TREE/.git" ] || { [ "${1:-}" = --check ] && exit 0; die "no $TREE (make tree)"; }
 GIT="git -C $TREE"
+VERSION=$(sed -n 's/^VERSION=//p' "$TOP/BASE")
+
+# topics: "COMMIT NAME" per topic branch, in the order of base..HEAD
+topics() {
+	$GIT for-each-ref --format='%(objectname) %(refname:lstrip=3)' 'refs/heads/topic/' |
+	while read -r c name; do
+		pos=$($GIT rev-list --count "base..$c")
+		$GIT merge-base --is-ancestor "$c" HEAD ||
+			die "topic/$name is not on HEAD (rebase with --update-refs)"
+		echo "$pos $c $name"
+	done | sort -n | cut -d' ' -f2-
+}
 
 # export_to DIR: the series as git format-patch writes it, reproducibly.
 export_to() {
+	list=$(topics)
+	[ -n "$list" ] || die "build/linux has no topic/NN-name branches (make tree)"
+	last=$(echo "$list" | tail -n 1 | cut -d' ' -f1)
+	[ "$last" = "$($GIT rev-parse HEAD)" ] ||
+		die "commits after topic/$(echo "$list" | tail -n 1 | cut -d' ' -f2): move that branch to HEAD (git branch -f topic/NAME HEAD) or start a new topic (git branch topic/NN-name HEAD and patches/NN-name/cover-letter.txt)"
 	mkdir -p "$1"
-	$GIT -c core.abbrev=12 format-patch -q --zero-commit --no-signature \
-		-o "$1" base..HEAD
-	# The cover letter: format-patch's, with the subject and blurb of
-	# patches/cover-letter.txt and the date of the last commit (not today's),
-	# so that the export is reproducible.
-	if [ -f "$TOP/patches/cover-letter.txt" ]; then
+	{
+		echo "# sched/deadline topic series on $VERSION, in order"
+		echo "# applied in this order by: make tree (git am) or quilt push -a"
+	} > "$1/series"
+	prev=base
+	echo "$list" | while read -r c name; do
+		d=$1/$name
+		text=$TOP/patches/$name/cover-letter.txt
+		[ -f "$text" ] || die "patches/$name/cover-letter.txt is missing (subject line, then the blurb)"
+		mkdir -p "$d"
 		$GIT -c core.abbrev=12 format-patch -q --zero-commit --no-signature \
-			--cover-letter -o "$1/.cover" base..HEAD
-		python3 - "$1/.cover"/0000-cover-letter.patch "$TOP/patches/cover-letter.txt" \
-			"$($GIT log -1 --date=rfc2822 --format=%ad)" > "$1/0000-cover-letter.patch" <<-'PY'
+			-o "$d" "$prev..$c"
+		# the cover letter: format-patch's, with the subject and blurb of
+		# cover-letter.txt and the date of the topic's last commit (not
+		# today's), so that the export is reproducible; base-commit and the
+		# earlier topics' patches (prerequisite-patch-id) at its end
+		$GIT -c core.abbrev=12 format-patch -q --zero-commit --no-signature \
+			--cover-letter --base=base -o "$d/.cover" "$prev..$c"
+		python3 - "$d/.cover/0000-cover-letter.patch" "$text" \
+			"$($GIT log -1 --date=rfc2822 --format=%ad "$c")" > "$d/0000-cover-letter.patch" <<-'PY'
 		import sys
 		cover, text, date = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
 		subject, _, blurb = text.partition('\n')
@@ -33,13 +66,20 @@ export_to() {
 		cover = '\n'.join(out).replace('*** SUBJECT HERE ***', subject)
 		sys.stdout.write(cover.replace('*** BLURB HERE ***', blurb.strip('\n')))
 		PY
-		rm -rf "$1/.cover"
-	fi
-	{
-		echo "# sched/deadline series on $(sed -n 's/^VERSION=//p' "$TOP/BASE")"
-		echo "# applied in this order by: make tree (git am) or quilt push -a"
-		( cd "$1" && ls ) | grep '\.patch$' | grep -v '^0000-cover-letter' || true
-	} > "$1/series"
+		rm -rf "$d/.cover"
+		{
+			echo "# $name: topic series on $VERSION; apply after the topics before it"
+			( cd "$d" && ls ) | grep '\.patch$' | grep -v '^0000-cover-letter' || true
+		} > "$d/series"
+		sed -n 's/^\([0-9]\)/\1/p' "$d/series" | sed "s|^|$name/|" >> "$1/series"
+		cp "$text" "$d/cover-letter.txt"
+		prev=$c
+	done
+}
+
+# the files export writes (cover-letter.txt is hand-written, copied)
+listing() {
+	( cd "$1" && find . -type f | sed 's|^\./||' | sort )
 }
 
 if [ "${1:-}" = --check ]; then
@@ -54,8 +94,7 @@ if [ "${1:-}" = --check ]; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	export_to "$tmp"
-	# compare the series and every patch file, in both directions
-	for n in $( (ls "$tmp"; ls "$TOP/patches" | grep '\.patch$'; echo series) | sort -u); do
+	for n in $( (listing "$tmp"; listing "$TOP/patches") | sort -u); do
 		if ! cmp -s "$tmp/$n" "$TOP/patches/$n"; then
 			echo "patches/$n differs from the commits in build/linux (make export)"
 			fail=1
@@ -64,6 +103,10 @@ if [ "${1:-}" = --check ]; then
 	exit $fail
 fi
 
-rm -f "$TOP"/patches/*.patch	# not cover-letter.txt: it is written by hand
-export_to "$TOP/patches"
-say "exported $($GIT rev-list --count base..HEAD) patches to patches/"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export_to "$tmp"
+# replace the exported files, keep nothing stale (a topic renamed, a patch gone)
+find "$TOP/patches" -mindepth 1 -maxdepth 1 ! -name README -exec rm -rf {} +
+cp -a "$tmp"/. "$TOP/patches"/
+say "exported $($GIT rev-list --count base..HEAD) patches in $(topics | wc -l) topics to patches/"

@@ -33,9 +33,15 @@ worktree_at() {
 	git -C "$1" checkout -q -f --detach "$2"
 }
 
-# patches_in_series: the patch files, in series order, comments dropped.
+# patches_in_series: the patch files (paths under patches/: TOPIC/FILE), in
+# series order, comments dropped.
 patches_in_series() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series"
+}
+
+# topics_in_series: the topic directories of patches/series, in order.
+topics_in_series() {
+	patches_in_series | sed 's|/.*||' | uniq
 }
 
 # run_locked CMD...: run CMD holding the host's kernel-build lock

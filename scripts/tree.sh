@@ -1,6 +1,9 @@
 #!/bin/sh
 # make tree: build/linux = the pristine base, committed as "base", then one
-# commit per patch of patches/series, applied with git am.
+# commit per patch of patches/series, applied with git am, topic by topic;
+# the branch topic/NN-name marks the last commit of patches/NN-name/ (make
+# export splits the series there; rebase.updateRefs moves the branches along
+# in git rebase -i).
 # Reuses an existing base: only the commits on top of it are rebuilt, after
 # checking that nothing unexported would be lost.
 set -eu
@@ -49,8 +52,14 @@ else
 	make_base
 fi
 
-for p in $(patches_in_series); do
-	$GIT am -q --keep-cr --whitespace=nowarn "$TOP/patches/$p" ||
-		{ $GIT am --abort; die "$p does not apply to $VERSION"; }
+$GIT config rebase.updateRefs true
+$GIT for-each-ref --format='%(refname)' refs/heads/topic/ |
+	while read -r ref; do $GIT update-ref -d "$ref"; done
+for t in $(topics_in_series); do
+	for p in $(patches_in_series | grep "^$t/"); do
+		$GIT am -q --keep-cr --whitespace=nowarn "$TOP/patches/$p" ||
+			{ $GIT am --abort; die "$p does not apply to $VERSION"; }
+	done
+	$GIT branch -f "topic/$t" HEAD
 done
-say "$TREE: base + $($GIT rev-list --count base..HEAD) patches"
+say "$TREE: base + $($GIT rev-list --count base..HEAD) patches in $(topics_in_series | wc -l) topics"
