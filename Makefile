@@ -1,5 +1,13 @@
 # sched/deadline workbench: the one entry point. `make help` lists the targets.
 # ARCH selects the guest for the single-architecture targets (arm64 or x86_64).
+# A guest says its architecture (platforms/GUEST.sh sets ARCH, or sources the
+# platform that does): GUEST= alone picks the kernel to build and boot.
+ifeq ($(origin ARCH)-$(origin GUEST),undefined-command line)
+ARCH    := $(shell TOP='$(CURDIR)' sh -c '. "$$TOP/platforms/$(GUEST).sh" && echo "$$ARCH"' 2>/dev/null)
+ifeq ($(ARCH),)
+$(error GUEST=$(GUEST): no platforms/$(GUEST).sh that sets ARCH ($(notdir $(basename $(wildcard platforms/*.sh)))))
+endif
+endif
 ARCH    ?= arm64
 ARCHES  ?= arm64 x86_64
 KERNEL  ?=
@@ -33,7 +41,7 @@ help:
 	@echo '  make bisect-check  build every patch on its own, arm64 and x86_64, kernel and'
 	@echo '                     the kselftests it touches (long; FROM=N: from patch N on)'
 	@echo
-	@echo 'Pieces (ARCH=arm64|x86_64, default arm64):'
+	@echo 'Pieces (ARCH=arm64|x86_64, default arm64; GUEST=NAME, a platforms/NAME.sh, implies its ARCH):'
 	@echo '  make deps          install the Debian packages (root)'
 	@echo '  make kernel        configure (configs/) and build build/$$ARCH/ with ccache'
 	@echo '  make selftests     cross-build the kselftests into build/$$ARCH/kselftest'
