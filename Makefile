@@ -13,11 +13,14 @@ ARCHES  ?= arm64 x86_64
 KERNEL  ?=
 GUEST   ?= $(ARCH)
 TESTS   ?=
+# scratch: trees, build dirs, logs, results (BUILD=DIR: another one)
+BUILD   ?= build
+override BUILD := $(abspath $(BUILD))
 SH      := sh
-export ARCH GUEST TESTS
+export ARCH GUEST TESTS BUILD
 
 .PHONY: help deps tree export export-check apply kernel selftests initramfs \
-	guest run test test-guest test-base torture bench checkpatch bisect-check demo \
+	guest run test test-guest test-base torture bench checkpatch bisect-check demo results \
 	clean distclean
 
 help:
@@ -28,7 +31,10 @@ help:
 	@echo '                     run a short deadline scenario and print its table, then'
 	@echo '                     a FIFO pipeline in a cpu.rt.max group beside a FIFO hog'
 	@echo '  make test          both architectures: build, boot, run KUnit + kselftests,'
-	@echo '                     checkpatch every patch; ends with "N passed, N failed"'
+	@echo '                     checkpatch every patch; ends with "N passed, N failed";'
+	@echo '                     keeps logs, summary and tables in build/results/DATE-COMMIT/'
+	@echo '  make results       docs/results.md (every case, what it measured) and the'
+	@echo '                     README results line from the latest build/results/ (RESULTS=dir)'
 	@echo
 	@echo 'Series workflow (build/linux is scratch; patches/NN-topic/ is the source of truth):'
 	@echo '  make tree          build/linux = pristine base + one commit per patch (git am),'
@@ -74,7 +80,7 @@ help:
 deps:
 	@$(SH) scripts/deps.sh
 
-build/linux/.git:
+$(BUILD)/linux/.git:
 	@$(SH) scripts/tree.sh
 
 tree: deps
@@ -89,7 +95,7 @@ export-check:
 apply:
 	@$(SH) scripts/apply.sh "$(KERNEL)"
 
-kernel: build/linux/.git
+kernel: $(BUILD)/linux/.git
 	@$(SH) scripts/build.sh
 
 selftests: kernel
@@ -105,7 +111,7 @@ run: guest
 
 test-guest: guest
 	@MODE=test $(SH) scripts/run.sh >/dev/null; \
-	python3 scripts/ktap_summary.py $(GUEST)=build/$(ARCH)/test-$(GUEST).log
+	python3 scripts/ktap_summary.py $(GUEST)=$(BUILD)/$(ARCH)/test-$(GUEST).log
 
 test-base: initramfs
 	@$(SH) scripts/base.sh
@@ -113,22 +119,29 @@ test-base: initramfs
 TORTURE ?= -s 1 -p 20 -d 30
 torture: guest
 	@MODE=torture TORTURE="$(TORTURE)" $(SH) scripts/run.sh >/dev/null; \
-	python3 scripts/ktap_summary.py torture-$(GUEST)=build/$(ARCH)/torture-$(GUEST).log
+	python3 scripts/ktap_summary.py torture-$(GUEST)=$(BUILD)/$(ARCH)/torture-$(GUEST).log
 
 # x86_64 unless ARCH is given: its guest runs the paths faster under TCG
 BENCH_ARCH = $(if $(filter command line,$(origin ARCH)),$(ARCH),x86_64)
 BENCH ?= quick
 PARTS ?= hotpath dl
-bench: deps build/linux/.git
+bench: deps $(BUILD)/linux/.git
 	@ARCH=$(BENCH_ARCH) GUEST=$(if $(filter command line,$(origin GUEST)),$(GUEST),$(BENCH_ARCH)) \
 	BENCH=$(BENCH) PARTS="$(PARTS)" $(SH) scripts/bench.sh
 
-checkpatch: build/linux/.git
+# the latest results directory of make test, unless RESULTS= names one
+RESULTS ?= $(patsubst %/,%,$(lastword $(sort $(wildcard $(BUILD)/results/*/))))
+results:
+	@test -n "$(RESULTS)" || { echo "no $(BUILD)/results/*/: run make test first" >&2; exit 1; }
+	@python3 scripts/results.py docs $(RESULTS) && \
+	echo "docs/results.md and README.md's results line from $(RESULTS)"
+
+checkpatch: $(BUILD)/linux/.git
 	@$(SH) scripts/checkpatch.sh
 
-bisect-check: build/linux/.git
+bisect-check: $(BUILD)/linux/.git
 	@FROM="$(FROM)" $(SH) scripts/bisect-check.sh; \
-	python3 scripts/ktap_summary.py bisect=build/bisect-check.log
+	python3 scripts/ktap_summary.py bisect=$(BUILD)/bisect-check.log
 
 test: deps
 	@$(SH) scripts/test.sh $(ARCHES)
@@ -138,7 +151,7 @@ demo: deps
 	@MODE=demo ARCH=arm64 GUEST=arm64 $(SH) scripts/run.sh | sed -n '/^#/d;/reboot:/d;p'
 
 clean:
-	rm -rf build/$(ARCH)
+	rm -rf $(BUILD)/$(ARCH)
 
 distclean:
-	rm -rf build
+	rm -rf $(BUILD)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make test: for each architecture given (default arm64 x86_64), build the
 # patched kernel, the kselftests and the initramfs, boot the guest under
-# -icount and run every test; run checkpatch on every patch; then print the
+# -icount and run every test; run checkpatch on every patch and the tests of
+# the log tools; keep it all in build/results/DATE-COMMIT/; then print the
 # summary, whose last line is "N passed, N failed[, N skipped]".
 # Exit status: non-zero on any failure, missing result or unfinished guest.
 set -u
@@ -46,7 +47,29 @@ done
 
 step sh "$TOP/scripts/checkpatch.sh"
 logs="$logs checkpatch=$BUILD/checkpatch.log"
+# the host tools that read these logs, tested on stored logs
+python3 "$TOP/scripts/tests/test_tools.py" > "$BUILD/tools.log" 2>&1
+logs="$logs tools=$BUILD/tools.log"
 
-say "total: $(($(date +%s) - t0)) s"
+# The run's results directory: the logs, the summary, the tables (make
+# results turns the latest one into docs/results.md).
+project=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo none)
+git -C "$TOP" diff --quiet HEAD -- 2>/dev/null || project=$project-dirty
+id=$(date -u +%Y%m%d-%H%M%S)-$project
+RES=$BUILD/results/$id
 # shellcheck disable=SC2086
-python3 "$TOP/scripts/ktap_summary.py" $logs
+python3 "$TOP/scripts/results.py" save "$RES" $logs
+cat > "$RES/meta.txt" <<EOF
+date: $(date -u '+%Y-%m-%d %H:%M UTC')
+project: $project
+series: $(git -C "$TREE" rev-parse --short HEAD 2>/dev/null) ($(git -C "$TREE" rev-list --count base..HEAD 2>/dev/null) patches on $(sed -n 's/^VERSION=//p' "$TOP/BASE"))
+guests: $ARCHES
+duration: $(($(date +%s) - t0)) s
+EOF
+say "total: $(($(date +%s) - t0)) s; results in ${RES#"$TOP"/}"
+# shellcheck disable=SC2086
+python3 "$TOP/scripts/ktap_summary.py" $logs > "$RES/summary.txt"
+rc=$?
+python3 "$TOP/scripts/results.py" render "$RES" || say "results.md not written"
+cat "$RES/summary.txt"
+exit $rc
