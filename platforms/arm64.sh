@@ -67,7 +67,7 @@ mkdtb_arm64() {
 	mv "$tmp" "$DTB"
 }
 
-# What the guest checks it got (scripts/guest-init.sh, check_platform):
+# What the guest checks it got (guest/tests.sh, check_platform):
 # per CPU its capacity and number of OPPs, and EAS on.
 PLATFORM_EXPECT="wbplatform=arm64-biglittle wbcapacity=1024,1024,512,512 wbopps=5,5,4,4 wbeas=1"
 

@@ -7,7 +7,7 @@
 #   kernels built from the same config fragments, configs/bench.config in
 #   place of debug.config (lockdep would dominate), into build/bench/base-<arch>/
 #   (the unpatched base) and build/bench/<arch>/; both boot the same guest with
-#   the same initramfs and run bench/sched_cost.c and hackbench (guest-init.sh,
+#   the same initramfs and run bench/sched_cost.c and hackbench (guest/bench.sh,
 #   wbmode=bench) RUNS times, alternating.
 #
 # dl: deadline workloads on the arm64 big.LITTLE guest (bench/dl_workload.c,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The deadline-workload part of `make bench`: read the guest logs of
-bench/dl_workload.c and rt-tests (guest-init.sh, wbbench=dl) for each kernel,
+bench/dl_workload.c and rt-tests (guest/bench.sh, wbbench=dl) for each kernel,
 write a Markdown report on stdout and PNG plots into OUTDIR.
 
 usage: bench_dl_report.py OUTDIR LABEL=LOG [LABEL=LOG...]
@@ -147,7 +147,7 @@ def clusters(s):
 
 def task_cluster(s, task):
     """The cluster a task runs on: its partition's CPUs (the set's only
-    partition holds the LITTLE CPUs, guest-init.sh), or the root's."""
+    partition holds the LITTLE CPUs, guest/bench.sh), or the root's."""
     want = 'LITTLE' if s.tasks[task]['in'] != 'root' else 'big'
     cls = clusters(s)
     return next((c for c in cls if c[0] == want), cls[0])

@@ -47,8 +47,14 @@ for src in "$TOP"/bench/*.c; do
 	$CC -O2 -Wall -static -pthread -o "$ROOT/wb/$(basename "$src" .c)" "$src" -lm ||
 		die "cannot build $src for $ARCH"
 done
-cp "$TOP/scripts/guest-init.sh" "$ROOT/init"
+# the guest's side of the workbench: guest/init.sh is /init, the jobs it
+# sources (tests, torture, bench) go to /wb/guest/
+cp "$TOP/guest/init.sh" "$ROOT/init"
 chmod 755 "$ROOT/init"
+mkdir -p "$ROOT/wb/guest"
+for job in "$TOP"/guest/*.sh; do
+	[ "$job" = "$TOP/guest/init.sh" ] || cp "$job" "$ROOT/wb/guest/"
+done
 
 # Pack with the kernel's gen_init_cpio: no root needed for /dev/console,
 # owner root everywhere, reproducible timestamps.
