@@ -19,7 +19,8 @@ import re
 import shutil
 import sys
 
-RESULT = re.compile(r'^(\s*)(ok|not ok) (\d+)\s*-?\s*([^#]*?)\s*(?:#\s*(.*))?$')
+from ktap_summary import RESULT  # one KTAP result-line grammar for both tools
+
 # kselftest_harness and KUnit lines that say nothing a result line does not
 BOILERPLATE = re.compile(r'^#\s*(RUN|OK|FAIL|SKIP|PASSED:|FAILED:|Totals:|Starting \d+ tests'
                          r'|Subtest:|TAP version|KTAP version|\S+ took [\d.]+ s)')
