@@ -32,9 +32,11 @@ help:
 	@echo '                     a FIFO pipeline in a cpu.rt.max group beside a FIFO hog'
 	@echo '  make test          both architectures: build, boot, run KUnit + kselftests,'
 	@echo '                     checkpatch every patch; ends with "N passed, N failed";'
-	@echo '                     keeps logs, summary and tables in build/results/DATE-COMMIT/'
-	@echo '  make results       docs/results.md (every case, what it measured) and the'
-	@echo '                     README results line from the latest build/results/ (RESULTS=dir)'
+	@echo '                     keeps logs, summary and tables in build/results/test-DATE-COMMIT/'
+	@echo '  make results       docs/results.md (every case, what it measured), the README'
+	@echo '                     results and feature tables from the latest make test, and'
+	@echo '                     docs/bench.md results from the latest make bench'
+	@echo '                     (RESULTS=dir, BENCH_RESULTS=dir choose others)'
 	@echo
 	@echo 'Series workflow (build/linux is scratch; patches/NN-topic/ is the source of truth):'
 	@echo '  make tree          build/linux = pristine base + one commit per patch (git am),'
@@ -129,12 +131,16 @@ bench: deps $(BUILD)/linux/.git
 	@ARCH=$(BENCH_ARCH) GUEST=$(if $(filter command line,$(origin GUEST)),$(GUEST),$(BENCH_ARCH)) \
 	BENCH=$(BENCH) PARTS="$(PARTS)" $(SH) scripts/bench.sh
 
-# the latest results directory of make test, unless RESULTS= names one
-RESULTS ?= $(patsubst %/,%,$(lastword $(sort $(wildcard $(BUILD)/results/*/))))
+# the latest results directories of make test and make bench, unless
+# RESULTS= and BENCH_RESULTS= name others
+latest = $(patsubst %/,%,$(lastword $(sort $(wildcard $(BUILD)/results/$(1)-*/))))
+RESULTS ?= $(call latest,test)
+BENCH_RESULTS ?= $(call latest,bench)
 results:
-	@test -n "$(RESULTS)" || { echo "no $(BUILD)/results/*/: run make test first" >&2; exit 1; }
-	@python3 scripts/results.py docs $(RESULTS) && \
-	echo "docs/results.md and README.md's results line from $(RESULTS)"
+	@test -n "$(RESULTS)" || { echo "no $(BUILD)/results/test-*/: run make test first" >&2; exit 1; }
+	@python3 scripts/results.py docs $(RESULTS) $(BENCH_RESULTS) && \
+	echo "docs/results.md and README.md's blocks from $(RESULTS)" && \
+	{ [ -z "$(BENCH_RESULTS)" ] || echo "docs/bench.md's results from $(BENCH_RESULTS)"; }
 
 checkpatch: $(BUILD)/linux/.git
 	@$(SH) scripts/checkpatch.sh

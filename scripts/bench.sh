@@ -203,6 +203,17 @@ done
 		if [ -f "$f" ]; then cat "$f"; fi
 	done
 } > "$OUTDIR/report.md"
+# The run's results directory, as make test keeps one: the report, its
+# plots and the guests' logs (make results copies the report into
+# docs/bench.md's results section).
+project=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo none)
+git -C "$TOP" diff --quiet HEAD -- 2>/dev/null || project=$project-dirty
+RES=$BUILD/results/bench-$(date -u +%Y%m%d-%H%M%S)-$project
+mkdir -p "$RES"
+cp "$OUTDIR/report.md" "$RES/bench-report.md"
+for f in "$OUTDIR"/*.png "$OUTDIR"/*-run*.log; do
+	[ -f "$f" ] && cp "$f" "$RES/"
+done
 # the summary tables on the terminal; the rest is in the report
 sed -n '/^| figure/,/^$/p; /^### Summary/,/^- /p' "$OUTDIR/report.md" | grep -v '^- '
-echo "report: ${OUTDIR#$TOP/}/report.md"
+echo "report: ${OUTDIR#$TOP/}/report.md, kept in ${RES#"$TOP"/}"

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Summarise the KTAP a guest printed: one line per failed, skipped or
+"""Summarise the KTAP a guest printed (and, as cases(), read it case by
+case for results.py): one line per failed, skipped or
 expected-to-fail (XFAIL, counted as passed) test case, then `N passed,
 N failed[, N skipped]`. The failures come again at the end, each with the
 failed assertions (kselftest_harness `file.c:N:test:Expected ...` and the
@@ -20,6 +21,65 @@ ASSERT_LINES = 6
 ASSERTION = re.compile(r'^#\s+(\S+\.c:\d+:)\S*:Expected ')
 # kselftest_harness lines that say nothing a result line does not
 BOILERPLATE = re.compile(r'^\s*#\s+(RUN|OK|FAIL|SKIP|PASSED:|FAILED:|Totals:)\s')
+# ...and, for the lines a case logged, the harness and KUnit headers too
+CASE_BOILERPLATE = re.compile(r'^#\s*(RUN|OK|FAIL|SKIP|PASSED:|FAILED:|Totals:|Starting \d+ tests'
+                              r'|Subtest:|TAP version|KTAP version|\S+ took [\d.]+ s)')
+# kselftest_harness: "file.c:LINE:case:message"
+HARNESS_PREFIX = re.compile(r'^\S+\.c:\d+:[^:\s]*:')
+
+
+def status_of(ok, directive):
+    d = directive.upper()
+    if 'SKIP' in d:
+        return 'skip'
+    if ok and 'XFAIL' in d:
+        return 'xfail'
+    return 'ok' if ok else 'FAIL'
+
+
+def cases(lines):
+    """Leaf results of one KTAP log: a list of (group, case, status, diag).
+
+    group is the top-level result holding the case (a test program or a
+    KUnit suite); case is the path below it, '.'-joined. diag: the comment
+    lines logged since the previous result, boilerplate dropped.
+    """
+    seq = []                 # (indent, name, status, diag) in log order
+    diag = []
+    for line in lines:
+        line = line.rstrip('\r\n')
+        m = RESULT.match(line)
+        if not m:
+            text = line.strip()
+            if text.startswith('#') and not CASE_BOILERPLATE.match(text):
+                body = text[1:].strip()
+                diag.append(HARNESS_PREFIX.sub('', body))
+            continue
+        indent, ok, name = len(m.group(1)), m.group(2) == 'ok', m.group(4)
+        seq.append((indent, name, status_of(ok, m.group(5) or ''), diag))
+        diag = []
+    cases = []
+    # A result closes the deeper results logged before it: its children.
+    stack = []               # [indent, name, has_children, status, diag]
+    for indent, name, status, d in seq:
+        children = []
+        while stack and stack[-1][0] > indent:
+            children.append(stack.pop())
+        entry = [indent, name, bool(children), status, d]
+        if children:
+            entry.append(children[::-1])
+        stack.append(entry)
+    def walk(entry, group, prefix):
+        name = entry[1]
+        if not entry[2]:
+            path = '.'.join(prefix + [name]) if prefix else name
+            cases.append((group, path if group != name else '(the program)', entry[3], entry[4]))
+            return
+        for child in entry[5]:
+            walk(child, group, prefix + ([name] if group != name else []))
+    for entry in stack:
+        walk(entry, entry[1], [])
+    return cases
 
 
 def parse(label, lines):

@@ -4,10 +4,12 @@
   results.py save DIR LABEL=LOG...   copy the logs into the results directory
                                      DIR (make test, before its summary)
   results.py render DIR              write DIR/results.md from them
-  results.py docs DIR                the same, then docs/results.md and the
-                                     results block of README.md from DIR
+  results.py docs DIR [BENCHDIR]     the same, then docs/results.md and the
+                                     results and feature blocks of README.md
+                                     from DIR; the results section of
+                                     docs/bench.md from BENCHDIR (make bench)
 
-A results directory (build/results/<UTC date>-<commit>/) holds the guests'
+A results directory (build/results/test-<UTC date>-<commit>/) holds the guests'
 logs as they were, `summary.txt` (what ktap_summary.py printed), `meta.txt`
 (the commit of the project and of the series tree, the date) and
 `results.md`: for every test program a table of its cases, one column per
@@ -19,72 +21,15 @@ import re
 import shutil
 import sys
 
-from ktap_summary import RESULT  # one KTAP result-line grammar for both tools
+from ktap_summary import cases as parse_cases  # the one KTAP reader of both tools
 
-# kselftest_harness and KUnit lines that say nothing a result line does not
-BOILERPLATE = re.compile(r'^#\s*(RUN|OK|FAIL|SKIP|PASSED:|FAILED:|Totals:|Starting \d+ tests'
-                         r'|Subtest:|TAP version|KTAP version|\S+ took [\d.]+ s)')
-# kselftest_harness: "file.c:LINE:case:message"
-HARNESS_PREFIX = re.compile(r'^\S+\.c:\d+:[^:\s]*:')
 DIAG_LINES = 8
 README_BEGIN = '<!-- results:begin (make results; do not edit) -->'
 README_END = '<!-- results:end -->'
 FEATURES_BEGIN = '<!-- features:begin (make results, from docs/features.tsv; do not edit) -->'
 FEATURES_END = '<!-- features:end -->'
-
-
-def status_of(ok, directive):
-    d = directive.upper()
-    if 'SKIP' in d:
-        return 'skip'
-    if ok and 'XFAIL' in d:
-        return 'xfail'
-    return 'ok' if ok else 'FAIL'
-
-
-def parse_cases(lines):
-    """Leaf results of one KTAP log: a list of (group, case, status, diag).
-
-    group is the top-level result holding the case (a test program or a
-    KUnit suite); case is the path below it, '.'-joined. diag: the comment
-    lines logged since the previous result, boilerplate dropped.
-    """
-    seq = []                 # (indent, name, status, diag) in log order
-    diag = []
-    for line in lines:
-        line = line.rstrip('\r\n')
-        m = RESULT.match(line)
-        if not m:
-            text = line.strip()
-            if text.startswith('#') and not BOILERPLATE.match(text):
-                body = text[1:].strip()
-                diag.append(HARNESS_PREFIX.sub('', body))
-            continue
-        indent, ok, name = len(m.group(1)), m.group(2) == 'ok', m.group(4)
-        seq.append((indent, name, status_of(ok, m.group(5) or ''), diag))
-        diag = []
-    cases = []
-    # A result closes the deeper results logged before it: its children.
-    stack = []               # [indent, name, has_children, status, diag]
-    for indent, name, status, d in seq:
-        children = []
-        while stack and stack[-1][0] > indent:
-            children.append(stack.pop())
-        entry = [indent, name, bool(children), status, d]
-        if children:
-            entry.append(children[::-1])
-        stack.append(entry)
-    def walk(entry, group, prefix):
-        name = entry[1]
-        if not entry[2]:
-            path = '.'.join(prefix + [name]) if prefix else name
-            cases.append((group, path if group != name else '(the program)', entry[3], entry[4]))
-            return
-        for child in entry[5]:
-            walk(child, group, prefix + ([name] if group != name else []))
-    for entry in stack:
-        walk(entry, entry[1], [])
-    return cases
+BENCH_BEGIN = '<!-- bench:begin (make results, from the last make bench; do not edit) -->'
+BENCH_END = '<!-- bench:end -->'
 
 
 def group_label(group):
@@ -254,7 +199,27 @@ def replace_block(body, begin, end, block):
     return head + block + tail
 
 
-def docs(results_dir, top):
+def bench_block(bench_dir):
+    """The report of a make bench run (its results directory), headings
+    moved two levels down to sit in docs/bench.md; plots stay there."""
+    body = []
+    for line in read_lines(os.path.join(bench_dir, 'bench-report.md')):
+        line = line.rstrip('\n')
+        if line.startswith('!['):
+            continue
+        if line.startswith('#'):
+            line = '##' + line
+        body.append(line)
+    name = os.path.basename(os.path.normpath(bench_dir))
+    return '\n'.join([BENCH_BEGIN, f'From `build/results/{name}/`.', ''] + body + [BENCH_END])
+
+
+def docs(results_dir, top, bench_dir=None):
+    if bench_dir:
+        page = os.path.join(top, 'docs', 'bench.md')
+        body = ''.join(read_lines(page))
+        with open(page, 'w') as f:
+            f.write(replace_block(body, BENCH_BEGIN, BENCH_END, bench_block(bench_dir)))
     text = write_results_md(results_dir)
     with open(os.path.join(top, 'docs', 'results.md'), 'w') as f:
         f.write(text)
@@ -274,9 +239,9 @@ def main(argv):
     if len(argv) == 2 and argv[0] == 'render':
         write_results_md(argv[1])
         return 0
-    if len(argv) == 2 and argv[0] == 'docs':
+    if len(argv) in (2, 3) and argv[0] == 'docs':
         top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        docs(argv[1], top)
+        docs(argv[1], top, argv[2] if len(argv) == 3 else None)
         return 0
     print(__doc__, file=sys.stderr)
     return 2

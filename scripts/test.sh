@@ -2,7 +2,7 @@
 # make test: for each architecture given (default arm64 x86_64), build the
 # patched kernel, the kselftests and the initramfs, boot the guest under
 # -icount and run every test; run checkpatch on every patch and the tests of
-# the log tools; keep it all in build/results/DATE-COMMIT/; then print the
+# the log tools; keep it all in build/results/test-DATE-COMMIT/; then print the
 # summary, whose last line is "N passed, N failed[, N skipped]".
 # Exit status: non-zero on any failure, missing result or unfinished guest.
 set -u
@@ -56,7 +56,7 @@ logs="$logs tools=$BUILD/tools.log"
 project=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo none)
 git -C "$TOP" diff --quiet HEAD -- 2>/dev/null || project=$project-dirty
 id=$(date -u +%Y%m%d-%H%M%S)-$project
-RES=$BUILD/results/$id
+RES=$BUILD/results/test-$id
 # shellcheck disable=SC2086
 python3 "$TOP/scripts/results.py" save "$RES" $logs
 cat > "$RES/meta.txt" <<EOF
