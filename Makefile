@@ -20,7 +20,7 @@ SH      := sh
 export ARCH GUEST TESTS BUILD
 
 .PHONY: help deps tree export export-check apply kernel selftests initramfs \
-	guest run test test-guest test-base torture bench checkpatch bisect-check demo results \
+	guest run test test-guest test-base torture bench checkpatch bisect-check am-check demo results \
 	clean distclean
 
 help:
@@ -46,6 +46,8 @@ help:
 	@echo '  make export-check  fail if build/linux holds work that patches/ lacks'
 	@echo '  make apply KERNEL=/path/to/linux-6.12   apply the series to your own tree'
 	@echo '  make checkpatch    checkpatch.pl --strict on every patch'
+	@echo '  make am-check      git am of each topic directory, in order, on a pristine'
+	@echo '                     6.12.118 gives make tree'"'"'s tree'
 	@echo '  make bisect-check  build every patch on its own, arm64 and x86_64, kernel and'
 	@echo '                     the kselftests it touches (long; FROM=N: from patch N on)'
 	@echo
@@ -144,6 +146,10 @@ results:
 
 checkpatch: $(BUILD)/linux/.git
 	@$(SH) scripts/checkpatch.sh
+
+am-check: $(BUILD)/linux/.git
+	@$(SH) scripts/am-check.sh; \
+	python3 scripts/ktap_summary.py am-check=$(BUILD)/am-check.log
 
 bisect-check: $(BUILD)/linux/.git
 	@FROM="$(FROM)" $(SH) scripts/bisect-check.sh; \
