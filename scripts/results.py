@@ -166,17 +166,50 @@ def program_counts(results_dir):
     return counts
 
 
+def headline(results_dir, spec):
+    """A feature's headline number, read from the results directory.
+
+    spec: "PROGRAM;CASE;REGEX;TEXT". Every line CASE of PROGRAM logged, in
+    every guest and run, is matched against REGEX; its first group is the
+    number. TEXT with {} replaced by the numbers' range ("a" or "a-b", as
+    printed), and the count of runs and guests they come from. "-" when
+    the spec is empty; "not measured in this run" when nothing matched.
+    """
+    if not spec or spec == '-':
+        return '-'
+    prog, case, regex, text = (spec.split(';') + [''] * 4)[:4]
+    pattern = re.compile(regex)
+    values, guests = [], set()
+    for g, path in guests_of(results_dir):
+        for group, name, _, diag in parse_cases(read_lines(path)):
+            if group_label(group) != prog or name != case:
+                continue
+            for line in diag:
+                m = pattern.search(line)
+                if m:
+                    values.append(m.group(1))
+                    guests.add(g)
+                    break
+    if not values:
+        return 'not measured in this run'
+    lo, hi = min(values, key=float), max(values, key=float)
+    span = lo if lo == hi else f'{lo}-{hi}'
+    runs = f'{len(values)} run' + ('s' if len(values) > 1 else '')
+    return f'{text.replace("{}", span)} ({runs}: {", ".join(sorted(guests))})'
+
+
 def features_block(results_dir, features_tsv):
     """The README's feature table: docs/features.tsv, and for each feature
-    the cases of its programs in the results directory."""
+    its headline number and the cases of its programs in the results
+    directory."""
     counts = program_counts(results_dir)
     out = [FEATURES_BEGIN,
-           '| feature | in 6.12 | this series | proven by (cases over all guests, last run) |',
-           '|---|---|---|---|']
+           '| feature | in 6.12 | this series | measured (last run) | proven by (cases over all guests) |',
+           '|---|---|---|---|---|']
     for line in read_lines(features_tsv):
         if line.startswith('#') or not line.strip():
             continue
-        feature, base, series, page, programs = (line.rstrip('\n').split('\t') + [''] * 5)[:5]
+        feature, base, series, page, programs, spec = (line.rstrip('\n').split('\t') + [''] * 6)[:6]
         if page and page != '-':
             feature = f'[{feature}](docs/{page})'
         proofs = []
@@ -186,7 +219,8 @@ def features_block(results_dir, features_tsv):
             if not ok + skip + fail:
                 text = 'not in this run'
             proofs.append(f'[`{prog}`](docs/results.md#{anchor(prog)}): {text}')
-        out.append(f'| {feature} | {base} | {series} | {"; ".join(proofs) or "-"} |')
+        out.append(f'| {feature} | {base} | {series} | {headline(results_dir, spec)} '
+                   f'| {"; ".join(proofs) or "-"} |')
     out.append(FEATURES_END)
     return '\n'.join(out)
 

@@ -176,12 +176,27 @@ class Results(unittest.TestCase):
                         'demotion\tno\tyes\tdemotion.md\tdl_demotion_test,dl_nothing\n'
                         'later\tno\tplanned\t-\t-\n')
             rows = results.features_block(d, tsv).splitlines()[3:-1]
-        self.assertEqual(rows[0], '| [CBS](docs/testing.md) | yes | kept | '
+        self.assertEqual(rows[0], '| [CBS](docs/testing.md) | yes | kept | - | '
                          '[`dl_cbs_test`](docs/results.md#dl_cbs_test): 2 ok, 1 skipped |')
         self.assertIn('[`dl_demotion_test`](docs/results.md#dl_demotion_test): '
                       '1 ok, **1 failed**', rows[1])
         self.assertIn('`dl_nothing`](docs/results.md#dl_nothing): not in this run', rows[1])
-        self.assertEqual(rows[2], '| later | no | planned | - |')
+        self.assertEqual(rows[2], '| later | no | planned | - | - |')
+
+    def test_headline_is_the_range_over_runs_and_guests(self):
+        # repeat.log: the case logged waited 21.0, 110.0 and 22.0 ms in its
+        # three runs (one failed: its number counts too, it was measured);
+        # pass.log: one share line
+        with tempfile.TemporaryDirectory() as d:
+            results.save(d, [f'arm64={os.path.join(HERE, "data", "repeat.log")}',
+                             f'x86_64={os.path.join(HERE, "data", "pass.log")}'])
+            wait = results.headline(d, r'dl_demotion_test;demoted.pi_boost;waited ([\d.]+) ms;'
+                                       'waits {} ms')
+            share = results.headline(d, r'dl_cbs_test;cbs.alone.share;share ([\d.]+);share {}')
+            absent = results.headline(d, r'dl_cbs_test;cbs.alone.share;nothing ([\d.]+);{}')
+        self.assertEqual(wait, 'waits 21.0-110.0 ms (3 runs: arm64)')
+        self.assertEqual(share, 'share 0.1000 (1 run: x86_64)')
+        self.assertEqual(absent, 'not measured in this run')
 
 
 class BenchReport(unittest.TestCase):
